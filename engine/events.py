@@ -65,7 +65,7 @@ class TokenEvent:
 
 @dataclass(frozen=True)
 class ReplaceEvent:
-    """The text shown so far must be replaced by ``text`` (the guard fired, or the stream failed)."""
+    """Replace the text shown so far by ``text`` (the guard fired, or the stream failed)."""
 
     text: str
     reason: str

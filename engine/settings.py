@@ -224,7 +224,16 @@ def _where(source: str, text: str, key: str) -> str:
 def _coerce(section: str, key: str, value: Any, default: Any, where: str) -> Any:
     name = f"[{section}] {key}"
     if isinstance(default, bool):
-        if isinstance(value, str) and value.lower() in {"1", "true", "yes", "on", "0", "false", "no", "off"}:
+        if isinstance(value, str) and value.lower() in {
+            "1",
+            "true",
+            "yes",
+            "on",
+            "0",
+            "false",
+            "no",
+            "off",
+        }:
             return value.lower() in {"1", "true", "yes", "on"}
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: {name} must be true or false, not {value!r}.")
@@ -235,11 +244,17 @@ def _coerce(section: str, key: str, value: Any, default: Any, where: str) -> Any
         except ValueError:
             number = None
         if not isinstance(number, int) or isinstance(number, bool) or number < 0:
-            raise ConfigError(f"{where}: {name} must be a whole number of 0 or more, not {value!r}.")
+            raise ConfigError(
+                f"{where}: {name} must be a whole number of 0 or more, not {value!r}."
+            )
         return number
     if isinstance(default, float):
         try:
-            number = float(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else value
+            number = (
+                float(value)
+                if isinstance(value, (str, int)) and not isinstance(value, bool)
+                else value
+            )
         except ValueError:
             number = None
         if not isinstance(number, float) or number < 0:
@@ -264,16 +279,16 @@ def _coerce(section: str, key: str, value: Any, default: Any, where: str) -> Any
     if choices is not None:
         normalised = value.upper() if section == "logging" else value.lower()
         if normalised not in choices:
-            raise ConfigError(f"{where}: {name} must be one of {', '.join(choices)}, not {value!r}.")
+            raise ConfigError(
+                f"{where}: {name} must be one of {', '.join(choices)}, not {value!r}."
+            )
         return normalised
     if section == "texts" and not value.strip():
         raise ConfigError(f"{where}: {name} must not be empty.")
     return value
 
 
-def _build_section(
-    section: str, values: dict[str, Any], source: str, text: str
-) -> Any:
+def _build_section(section: str, values: dict[str, Any], source: str, text: str) -> Any:
     cls = _SECTIONS[section]
     defaults = cls()
     known = {f.name for f in dataclasses.fields(cls)}
@@ -284,7 +299,9 @@ def _build_section(
                 f"{_where(source, text, key)}: unknown key {key!r} in [{section}]. "
                 f"Known keys: {', '.join(sorted(known))}."
             )
-        kwargs[key] = _coerce(section, key, value, getattr(defaults, key), _where(source, text, key))
+        kwargs[key] = _coerce(
+            section, key, value, getattr(defaults, key), _where(source, text, key)
+        )
     if section == "retrieval" and "similarity_floors" in kwargs:
         kwargs["similarity_floors"] = {**defaults.similarity_floors, **kwargs["similarity_floors"]}
     return cls(**kwargs)

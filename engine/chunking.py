@@ -1,0 +1,136 @@
+"""Heading-aware chunking: turns a loaded document's blocks into passages to embed and cite.
+
+Rules (each has a unit test in ``tests/engine/test_chunking.py``):
+
+* A heading always starts a new chunk; a chunk never spans two sections.
+* Paragraphs (text blocks: a paragraph, a whole list, a whole table) are never split. Paragraphs
+  of one section are packed up to about ``target_words`` and never over ``max_words``; a single
+  paragraph longer than ``max_words`` becomes a chunk of its own, intact.
+* Every chunk carries its heading path, document title first (``Title > Section > Sub``), and
+  that path is prefixed to :attr:`Chunk.embed_text`, the text that gets embedded.
+* Nothing is silently dropped: a short section still becomes a chunk; a heading with no body
+  lives on in its sub-sections' paths, or, with no sub-sections either, becomes a chunk whose
+  text is the heading itself. A first heading that merely repeats the document title is not
+  repeated in the path.
+* **No overlap.** Chunks are whole paragraphs under an explicit heading path, so the context
+  that overlap usually supplies (what is this passage about?) is already in every chunk. Overlap
+  would put the same fact in two passages, which wastes the prompt budget, makes "which passage
+  said that" ambiguous for the citation guard, and could produce a chunk made mostly of
+  carried-over text.
+
+This module is pure: it never reads files, embeds, or touches the database. Front matter never
+reaches it (loaders strip it), so it can never enter a chunk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.documents import Block, normalise_space
+from engine.settings import ChunkingSettings
+
+TOKENS_PER_WORD = 1.3
+HEADING_SEPARATOR = " > "
+
+
+@dataclass(frozen=True)
+class Chunk:
+    ordinal: int
+    heading_path: tuple[str, ...]  # ("Document title", "Section", "Subsection")
+    text: str  # body text only (no heading path)
+    token_estimate: int  # round(words of text * 1.3)
+
+    @property
+    def heading_label(self) -> str:
+        return HEADING_SEPARATOR.join(self.heading_path)
+
+    @property
+    def embed_text(self) -> str:
+        return f"{self.heading_label}\n\n{self.text}"
+
+
+def estimate_tokens(text: str) -> int:
+    return round(len(text.split()) * TOKENS_PER_WORD)
+
+
+@dataclass
+class _Section:
+    path: tuple[str, ...]
+    level: int  # 0: before any heading (or the heading that repeats the title)
+    is_heading: bool  # False only for the text that comes before the first heading
+    paragraphs: list[str] = field(default_factory=list)
+
+
+def _sections(title: str, blocks: Sequence[Block]) -> list[_Section]:
+    sections = [_Section(path=(title,), level=0, is_heading=False)]
+    stack: list[tuple[int, str]] = []
+    seen_heading = False
+    for block in blocks:
+        if block.kind == "heading":
+            text = normalise_space(block.text)
+            if not text:
+                continue
+            if not seen_heading and text.casefold() == title.casefold() and not stack:
+                # "# Opening hours" under a document titled "Opening hours": already the title.
+                seen_heading = True
+                sections.append(_Section(path=(title,), level=0, is_heading=True))
+                continue
+            seen_heading = True
+            level = max(1, block.level)
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, text))
+            path = (title, *(name for _, name in stack))
+            sections.append(_Section(path=path, level=level, is_heading=True))
+        else:
+            text = block.text.strip()
+            if text:
+                sections[-1].paragraphs.append(text)
+    return sections
+
+
+def _pack(paragraphs: list[str], settings: ChunkingSettings) -> list[list[str]]:
+    target = max(1, settings.target_words)
+    limit = max(target, settings.max_words)
+    groups: list[list[str]] = []
+    current: list[str] = []
+    words = 0
+    for index, paragraph in enumerate(paragraphs):
+        count = len(paragraph.split())
+        last = index == len(paragraphs) - 1
+        combined = words + count
+        fits = combined <= target or (
+            # A little over target rather than a tiny chunk (at the start, or a short tail).
+            combined <= limit and (words < target // 2 or (last and count < target // 2))
+        )
+        if current and not fits:
+            groups.append(current)
+            current, words = [], 0
+        current.append(paragraph)
+        words += count
+    if current:
+        groups.append(current)
+    return groups
+
+
+def chunk_document(title: str, blocks: Sequence[Block], settings: ChunkingSettings) -> list[Chunk]:
+    """Split one document's blocks into ordered chunks (ordinals 0..n-1)."""
+    title = normalise_space(title) or "Untitled document"
+    sections = _sections(title, blocks)
+    bodies: list[tuple[tuple[str, ...], str]] = []
+    for index, section in enumerate(sections):
+        if section.paragraphs:
+            for group in _pack(section.paragraphs, settings):
+                bodies.append((section.path, "\n\n".join(group)))
+            continue
+        if not section.is_heading:
+            continue
+        following = sections[index + 1] if index + 1 < len(sections) else None
+        if following is not None and following.level > section.level:
+            continue  # its sub-sections carry this heading in their paths
+        bodies.append((section.path, section.path[-1]))
+    return [
+        Chunk(ordinal=i, heading_path=path, text=text, token_estimate=estimate_tokens(text))
+        for i, (path, text) in enumerate(bodies)
+    ]

@@ -1,0 +1,1 @@
+"""Alembic migrations. Applied by ``clinic-assistant db upgrade`` and on first start."""

@@ -1,0 +1,220 @@
+"""SQLAlchemy 2 models: the schema of record.
+
+The migrations in ``engine/migrations/versions`` create exactly these tables; a test compares them.
+Rows never leave the engine: modules turn them into frozen dataclasses before returning.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    CheckConstraint,
+    Computed,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+AUDIENCES = ("public", "staff")
+DEFAULT_DIMENSION = 384
+
+TSV_EXPRESSION = (
+    "setweight(to_tsvector('english', coalesce(heading_path, '')), 'A') || "
+    "setweight(to_tsvector('english', coalesce(text, '')), 'B')"
+)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class EmbeddingConfig(Base):
+    """One row: the embedding model every stored vector was made with."""
+
+    __tablename__ = "embedding_config"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    model_name: Mapped[str] = mapped_column(String(200))
+    dimension: Mapped[int] = mapped_column(Integer)
+    model_sha256: Mapped[str | None] = mapped_column(String(64))
+    similarity_floor: Mapped[float | None] = mapped_column()
+    floor_calibrated_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (CheckConstraint("id = 1", name="embedding_config_single_row"),)
+
+
+class Document(Base):
+    __tablename__ = "documents"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(String(200), unique=True)
+    title: Mapped[str] = mapped_column(Text)
+    audience: Mapped[str] = mapped_column(String(16))
+    source_path: Mapped[str] = mapped_column(Text)
+    source_folder: Mapped[str] = mapped_column(Text)
+    content_hash: Mapped[str] = mapped_column(String(64))
+    reviewed_on: Mapped[dt.date | None] = mapped_column(Date)
+    ingested_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    ingested_by: Mapped[str | None] = mapped_column(String(100))
+    chunks: Mapped[list[Chunk]] = relationship(
+        back_populates="document", cascade="all, delete-orphan", passive_deletes=True
+    )
+    __table_args__ = (
+        CheckConstraint("audience IN ('public', 'staff')", name="documents_audience_check"),
+    )
+
+
+class Chunk(Base):
+    __tablename__ = "chunks"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
+    ordinal: Mapped[int] = mapped_column(Integer)
+    heading_path: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Text)
+    token_estimate: Mapped[int] = mapped_column(Integer)
+    embedding: Mapped[Any] = mapped_column(Vector(DEFAULT_DIMENSION))
+    tsv: Mapped[Any] = mapped_column(TSVECTOR, Computed(TSV_EXPRESSION, persisted=True))
+    document: Mapped[Document] = relationship(back_populates="chunks")
+    __table_args__ = (
+        UniqueConstraint("document_id", "ordinal", name="chunks_document_ordinal_key"),
+        Index(
+            "chunks_embedding_hnsw",
+            "embedding",
+            postgresql_using="hnsw",
+            postgresql_ops={"embedding": "vector_cosine_ops"},
+        ),
+        Index("chunks_tsv_gin", "tsv", postgresql_using="gin"),
+    )
+
+
+class AnswerRecord(Base):
+    """Every answer shown, for the review queue. Retention is configurable."""
+
+    __tablename__ = "answers"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), index=True
+    )
+    channel: Mapped[str] = mapped_column(String(20))  # kiosk | staff | cli
+    username: Mapped[str | None] = mapped_column(String(100))
+    audience: Mapped[str] = mapped_column(String(16))
+    question: Mapped[str] = mapped_column(Text)
+    route: Mapped[str] = mapped_column(String(32))
+    route_reason: Mapped[str | None] = mapped_column(Text)
+    outcome: Mapped[str] = mapped_column(String(32))
+    shown_text: Mapped[str] = mapped_column(Text)
+    original_text: Mapped[str | None] = mapped_column(Text)
+    guard_reason: Mapped[str | None] = mapped_column(Text)
+    citations: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, server_default=text("'[]'"))
+    best_similarity: Mapped[float | None] = mapped_column()
+    model: Mapped[str | None] = mapped_column(String(200))
+    timings: Mapped[dict[str, float]] = mapped_column(JSONB, server_default=text("'{}'"))
+    prompt_tokens: Mapped[int | None] = mapped_column(Integer)
+    completion_tokens: Mapped[int | None] = mapped_column(Integer)
+
+
+class ReviewDecision(Base):
+    """Append-only, hash-chained review decisions (a trigger forbids UPDATE and DELETE)."""
+
+    __tablename__ = "review_decisions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    answer_id: Mapped[int] = mapped_column(ForeignKey("answers.id", ondelete="RESTRICT"))
+    decision: Mapped[str] = mapped_column(String(32))
+    comment: Mapped[str] = mapped_column(Text, server_default="")
+    reviewer: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    prev_hash: Mapped[str] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64), unique=True)
+    __table_args__ = (
+        CheckConstraint(
+            "decision IN ('needs_section', 'correct_refusal', 'other')",
+            name="review_decisions_decision_check",
+        ),
+    )
+
+
+class StaffUser(Base):
+    __tablename__ = "staff_users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(100), unique=True)
+    display_name: Mapped[str] = mapped_column(Text, server_default="")
+    password_hash: Mapped[str] = mapped_column(Text)
+    is_active: Mapped[bool] = mapped_column(server_default=text("true"))
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class AuditEvent(Base):
+    __tablename__ = "audit_events"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    username: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(50), index=True)
+    details: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default=text("'{}'"))
+
+
+class Department(Base):
+    __tablename__ = "departments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+
+
+class Clinician(Base):
+    __tablename__ = "clinicians"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    department_id: Mapped[int] = mapped_column(ForeignKey("departments.id", ondelete="RESTRICT"))
+
+
+class Slot(Base):
+    __tablename__ = "slots"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    clinician_id: Mapped[int] = mapped_column(ForeignKey("clinicians.id", ondelete="RESTRICT"))
+    starts_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    duration_minutes: Mapped[int] = mapped_column(Integer)
+    __table_args__ = (
+        UniqueConstraint("clinician_id", "starts_at", name="slots_clinician_start_key"),
+        CheckConstraint("duration_minutes > 0", name="slots_duration_check"),
+        Index("slots_starts_at", "starts_at"),
+    )
+
+
+class Appointment(Base):
+    __tablename__ = "appointments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slot_id: Mapped[int] = mapped_column(ForeignKey("slots.id", ondelete="RESTRICT"))
+    reference: Mapped[str] = mapped_column(String(12), unique=True)
+    patient_name: Mapped[str] = mapped_column(Text)
+    contact_number: Mapped[str] = mapped_column(String(40))
+    reason: Mapped[str] = mapped_column(Text, server_default="")
+    status: Mapped[str] = mapped_column(String(16), server_default="booked")
+    created_by: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    cancelled_by: Mapped[str | None] = mapped_column(String(100))
+    cancelled_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (
+        CheckConstraint("status IN ('booked', 'cancelled')", name="appointments_status_check"),
+        # A slot can hold one live booking, whatever the application did.
+        Index(
+            "appointments_one_booking_per_slot",
+            "slot_id",
+            unique=True,
+            postgresql_where=text("status = 'booked'"),
+        ),
+    )

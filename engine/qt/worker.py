@@ -1,0 +1,334 @@
+"""Turn the engine's answer iterators into Qt signals, off the GUI thread.
+
+``AnswerWorker`` consumes one ``Iterator[AnswerEvent]`` on a ``QThread`` and emits one signal per
+event. ``AnswerRunner`` lives in the GUI thread, owns the threads (widgets never start threads),
+re-emits the worker's signals from GUI-thread slots, coalesces tokens into ~30 ms batches so a
+fast stream cannot stall the event loop, and drops everything from an answer once it is cancelled.
+``BackgroundCall`` runs one plain callable (such as ``check_database``) the same way.
+
+This module must never touch a widget, and never connect a worker signal to a lambda: such a
+connection runs in the worker thread (see STYLE.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
+
+from engine.errors import ClinicError
+from engine.events import AnswerEvent, DoneEvent, ReplaceEvent, StatusEvent, TokenEvent
+
+log = logging.getLogger(__name__)
+
+GENERIC_FAILURE = "Something went wrong. Please ask at reception."
+TOKEN_FLUSH_MS = 30
+
+EventsFactory = Callable[[], Iterator[AnswerEvent]]
+Describe = Callable[[BaseException], str]
+
+
+def describe_for_staff(error: BaseException) -> str:
+    """The detailed but user-safe wording of a ``ClinicError``; a generic one for anything else."""
+    if isinstance(error, ClinicError):
+        return str(error) or error.public_message
+    return GENERIC_FAILURE
+
+
+def describe_for_public(error: BaseException) -> str:
+    """The short, calm kiosk wording of an error."""
+    return error.public_message if isinstance(error, ClinicError) else GENERIC_FAILURE
+
+
+def _gui_thread() -> QThread | None:
+    app = QCoreApplication.instance()
+    return None if app is None else app.thread()
+
+
+class AnswerWorker(QObject):
+    """Consumes one answer iterator in a worker thread. Use through :class:`AnswerRunner`."""
+
+    status = Signal(str)
+    tokens = Signal(str)
+    replaced = Signal(str, str)  # text, reason
+    finished = Signal(object)  # DoneEvent
+    failed = Signal(str, object)  # user-safe message, the exception
+    stopped = Signal()  # always last: the thread may quit
+
+    def __init__(self, events: EventsFactory, describe: Describe = describe_for_staff) -> None:
+        super().__init__()
+        self._events = events
+        self._describe = describe
+        self._cancelled = threading.Event()
+
+    def cancel(self) -> None:
+        """Thread-safe: no further answer signals; the iterator is closed at the next event."""
+        self._cancelled.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    @Slot()
+    def run(self) -> None:
+        iterator: Iterator[AnswerEvent] | None = None
+        try:
+            if not self.cancelled:
+                iterator = self._events()
+                for event in iterator:
+                    if self.cancelled:
+                        break
+                    self._emit(event)
+                    if isinstance(event, DoneEvent):
+                        break
+        except ClinicError as error:
+            log.warning("Answer failed: %s", error)
+            if not self.cancelled:
+                self.failed.emit(self._describe(error), error)
+        except Exception as error:
+            log.exception("Unexpected error while answering")
+            if not self.cancelled:
+                self.failed.emit(self._describe(error), error)
+        finally:
+            self._close(iterator)
+            gui = _gui_thread()
+            if gui is not None:
+                # Hand the object back so the GUI thread can delete it safely.
+                self.moveToThread(gui)
+            self.stopped.emit()
+
+    def _emit(self, event: AnswerEvent) -> None:
+        if isinstance(event, TokenEvent):
+            self.tokens.emit(event.text)
+        elif isinstance(event, StatusEvent):
+            self.status.emit(event.text)
+        elif isinstance(event, ReplaceEvent):
+            self.replaced.emit(event.text, event.reason)
+        else:
+            self.finished.emit(event)
+
+    @staticmethod
+    def _close(iterator: Iterator[AnswerEvent] | None) -> None:
+        close = getattr(iterator, "close", None)
+        if close is None:
+            return
+        try:
+            close()
+        except Exception:
+            log.exception("Closing the answer stream failed")
+
+
+class AnswerRunner(QObject):
+    """Runs answers one at a time on worker threads; all its signals arrive in the GUI thread.
+
+    ``tokens`` carries batches of text (flushed every ``flush_ms``); status, replace, finish and
+    failure always flush pending tokens first, so the order of what a person sees is preserved.
+    A DoneEvent or a failure ends the answer; ``cancel()`` ends it silently.
+    """
+
+    status = Signal(str)
+    tokens = Signal(str)
+    replaced = Signal(str, str)
+    finished = Signal(object)
+    failed = Signal(str, object)
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        describe: Describe = describe_for_staff,
+        flush_ms: int = TOKEN_FLUSH_MS,
+    ) -> None:
+        super().__init__(parent)
+        self._describe = describe
+        self._current: AnswerWorker | None = None
+        self._threads: dict[AnswerWorker, QThread] = {}
+        self._pending: list[str] = []
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(flush_ms)
+        self._flush_timer.timeout.connect(self._flush)
+
+    def is_running(self) -> bool:
+        return self._current is not None
+
+    def active_threads(self) -> int:
+        return len(self._threads)
+
+    def start(self, events: EventsFactory) -> None:
+        """Cancel any running answer and start consuming ``events()`` on a new thread."""
+        self.cancel()
+        worker = AnswerWorker(events, self._describe)
+        thread = QThread()
+        thread.setObjectName("answer-worker")
+        worker.moveToThread(thread)
+        worker.status.connect(self._on_status)
+        worker.tokens.connect(self._on_tokens)
+        worker.replaced.connect(self._on_replaced)
+        worker.finished.connect(self._on_finished)
+        worker.failed.connect(self._on_failed)
+        worker.stopped.connect(self._on_stopped)
+        thread.started.connect(worker.run)
+        self._threads[worker] = thread
+        self._current = worker
+        thread.start()
+
+    def cancel(self) -> None:
+        """Stop the current answer: pending tokens are dropped and no further signal is emitted."""
+        worker = self._current
+        self._current = None
+        self._pending.clear()
+        self._flush_timer.stop()
+        if worker is not None:
+            worker.cancel()
+
+    def shutdown(self, timeout_ms: int = 2000) -> bool:
+        """Cancel and wait for every worker thread (at application exit). True if all stopped."""
+        self.cancel()
+        ok = True
+        for thread in list(self._threads.values()):
+            thread.quit()
+            ok = thread.wait(timeout_ms) and ok
+        return ok
+
+    def _from_current(self) -> bool:
+        sender = self.sender()
+        return sender is not None and sender is self._current
+
+    @Slot(str)
+    def _on_status(self, text: str) -> None:
+        if self._from_current():
+            self._flush()
+            self.status.emit(text)
+
+    @Slot(str)
+    def _on_tokens(self, text: str) -> None:
+        if self._from_current():
+            self._pending.append(text)
+            if not self._flush_timer.isActive():
+                self._flush_timer.start()
+
+    @Slot(str, str)
+    def _on_replaced(self, text: str, reason: str) -> None:
+        if self._from_current():
+            self._pending.clear()
+            self._flush_timer.stop()
+            self.replaced.emit(text, reason)
+
+    @Slot(object)
+    def _on_finished(self, done: object) -> None:
+        if self._from_current():
+            self._flush()
+            self._current = None
+            self.finished.emit(done)
+
+    @Slot(str, object)
+    def _on_failed(self, message: str, error: object) -> None:
+        if self._from_current():
+            self._pending.clear()
+            self._flush_timer.stop()
+            self._current = None
+            self.failed.emit(message, error)
+
+    @Slot()
+    def _flush(self) -> None:
+        self._flush_timer.stop()
+        if self._pending:
+            text = "".join(self._pending)
+            self._pending.clear()
+            self.tokens.emit(text)
+
+    @Slot()
+    def _on_stopped(self) -> None:
+        sender = self.sender()
+        if not isinstance(sender, AnswerWorker):
+            return
+        if sender is self._current:
+            # The iterator ended without a DoneEvent: never leave a half answer looking final.
+            self._pending.clear()
+            self._flush_timer.stop()
+            self._current = None
+            self.failed.emit(self._describe(ClinicError()), None)
+        thread = self._threads.pop(sender, None)
+        if thread is not None:
+            thread.quit()
+            thread.wait()
+
+
+class _CallWorker(QObject):
+    succeeded = Signal(object)
+    failed = Signal(object)
+    stopped = Signal()
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        super().__init__()
+        self._call = call
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            result = self._call()
+        except Exception as error:
+            if not isinstance(error, ClinicError):
+                log.exception("Background call failed")
+            self.failed.emit(error)
+        else:
+            self.succeeded.emit(result)
+        finally:
+            gui = _gui_thread()
+            if gui is not None:
+                self.moveToThread(gui)
+            self.stopped.emit()
+
+
+class BackgroundCall(QObject):
+    """Runs a plain callable on a worker thread; one at a time. Signals arrive in the GUI thread."""
+
+    succeeded = Signal(object)
+    failed = Signal(object)
+
+    def __init__(self, call: Callable[[], Any], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._call = call
+        self._worker: _CallWorker | None = None
+        self._thread: QThread | None = None
+
+    def is_running(self) -> bool:
+        return self._worker is not None
+
+    def start(self) -> bool:
+        """Start the call unless one is already running. Returns whether it started."""
+        if self._worker is not None:
+            return False
+        worker = _CallWorker(self._call)
+        thread = QThread()
+        thread.setObjectName("background-call")
+        worker.moveToThread(thread)
+        worker.succeeded.connect(self._on_succeeded)
+        worker.failed.connect(self._on_failed)
+        worker.stopped.connect(self._on_stopped)
+        thread.started.connect(worker.run)
+        self._worker, self._thread = worker, thread
+        thread.start()
+        return True
+
+    def wait(self, timeout_ms: int = 2000) -> bool:
+        return True if self._thread is None else self._thread.wait(timeout_ms)
+
+    @Slot(object)
+    def _on_succeeded(self, result: object) -> None:
+        self.succeeded.emit(result)
+
+    @Slot(object)
+    def _on_failed(self, error: object) -> None:
+        self.failed.emit(error)
+
+    @Slot()
+    def _on_stopped(self) -> None:
+        thread = self._thread
+        self._worker, self._thread = None, None
+        if thread is not None:
+            thread.quit()
+            thread.wait()
