@@ -70,7 +70,8 @@ class PassageViewer(QFrame):
         self.reviewed.setText(reviewed_caption(citation))
         self.text.setPlainText(citation.text)
         self.show()
-        self.raise_()
+        if self.parentWidget() is not None:  # an overlay: bring it above its siblings
+            self.raise_()
 
     def clear(self) -> None:
         self.citation = None

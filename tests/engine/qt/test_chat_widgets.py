@@ -1,0 +1,83 @@
+"""Bubbles, citation lines and the passage viewer show text literally and report taps."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+from engine.events import Citation
+from engine.qt.chat_view import ChatView, citation_caption
+from engine.qt.passage_viewer import NO_REVIEW_DATE, PassageViewer
+
+HOSTILE = '<b>x</b><img src="http://example.invalid/a.png">'
+
+CITATION = Citation(
+    number=2,
+    document_slug="fees",
+    document_title="Fees",
+    heading_path="Fees > Private letters",
+    text="A letter costs £25. " + HOSTILE,
+    similarity=0.6,
+)
+
+
+def test_html_in_answers_is_shown_literally(qtbot):
+    view = ChatView()
+    qtbot.addWidget(view)
+    view.add_question(HOSTILE)
+    answer = view.add_answer()
+    answer.append_text(HOSTILE)
+    for bubble in view.bubbles():
+        assert bubble.body.text() == HOSTILE
+        assert bubble.body.textFormat() == Qt.TextFormat.PlainText
+    labels = view.findChildren(QLabel)
+    assert all(label.textFormat() == Qt.TextFormat.PlainText for label in labels)
+
+
+def test_status_then_tokens_then_citation_line_click(qtbot):
+    view = ChatView(font_scale=2.0)
+    qtbot.addWidget(view)
+    bubble = view.add_answer("Searching the clinic's documents...")
+    assert bubble.status_label.text() == "Searching the clinic's documents..."
+    bubble.append_text("A letter ")
+    bubble.append_text("costs £25 [2].")
+    assert bubble.text == "A letter costs £25 [2]."
+    assert bubble.status_label.isHidden()
+    bubble.set_citations((CITATION,))
+    (button,) = bubble.citation_buttons()
+    assert "[2] Fees > Private letters" in button.text()
+    assert button.font().pointSizeF() >= 18
+    with qtbot.waitSignal(view.citation_clicked, timeout=1000) as blocker:
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert blocker.args == [CITATION]
+
+
+def test_citation_caption_adds_the_title_when_the_heading_lacks_it():
+    other = Citation(1, "hours", "Opening hours", "Weekends", "Closed.", 0.5)
+    assert citation_caption(other) == "[1] Opening hours > Weekends"
+    assert citation_caption(CITATION) == "[2] Fees > Private letters"
+
+
+def test_passage_viewer_shows_plain_text_and_dates(qtbot):
+    viewer = PassageViewer()
+    qtbot.addWidget(viewer)
+    viewer.show_citation(CITATION)
+    assert viewer.text.toPlainText() == CITATION.text
+    assert viewer.title.text() == "[2] Fees"
+    assert viewer.reviewed.text() == NO_REVIEW_DATE
+    dated = Citation(1, "a", "A", "A > B", "t", 0.5, reviewed_on="2025-01-31")
+    viewer.show_citation(dated)
+    assert "2025-01-31" in viewer.reviewed.text()
+    with qtbot.waitSignal(viewer.closed, timeout=1000):
+        qtbot.mouseClick(viewer.close_button, Qt.MouseButton.LeftButton)
+    assert viewer.text.toPlainText() == ""
+    assert viewer.isHidden()
+
+
+def test_clear_removes_every_bubble(qtbot):
+    view = ChatView()
+    qtbot.addWidget(view)
+    view.add_question("my private question")
+    view.add_answer().append_text("answer")
+    view.clear()
+    assert view.bubbles() == []
