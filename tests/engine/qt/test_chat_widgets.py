@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QWidget
 
 from engine.events import Citation
 from engine.qt.chat_view import ChatView, citation_caption
@@ -59,8 +59,9 @@ def test_citation_caption_adds_the_title_when_the_heading_lacks_it():
 
 
 def test_passage_viewer_shows_plain_text_and_dates(qtbot):
-    viewer = PassageViewer()
-    qtbot.addWidget(viewer)
+    host = QWidget()  # a shown top-level warns on the offscreen platform
+    qtbot.addWidget(host)
+    viewer = PassageViewer(parent=host)
     viewer.show_citation(CITATION)
     assert viewer.text.toPlainText() == CITATION.text
     assert viewer.title.text() == "[2] Fees"
