@@ -1,0 +1,176 @@
+"""``clinic-assistant``: the command line for ingest, the database, asking, evaluation and health.
+
+Every subcommand takes the global ``--data-dir`` and ``--config``. Errors from the engine
+(``ClinicError``) are printed as one sentence and exit 2; nothing prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from engine.errors import ClinicError
+from engine.settings import Settings, load_settings
+
+Handler = Callable[[argparse.Namespace, Settings], int]
+
+
+def _progress_printer() -> Callable[[str, int, int], None]:
+    def show(slug: str, done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(total, 1))
+        bar = "#" * filled + "-" * (width - filled)
+        end = "\n" if done >= total else ""
+        print(f"\r  embedding {slug[:32]:<32} [{bar}] {done}/{total}", end=end, file=sys.stderr)
+
+    return show
+
+
+def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from engine.db import open_database
+    from engine.embeddings import load_embedder
+    from engine.ingest import Ingester
+    from engine.paths import knowledge_dir
+
+    folders = [Path(f) for f in args.folders] or [knowledge_dir()]
+    db = open_database(settings)
+    ingester = Ingester(
+        db,
+        load_embedder(settings),
+        settings,
+        user=args.user,
+        progress=None if args.quiet else _progress_printer(),
+    )
+    report = ingester.ingest_folders(
+        folders, audience=args.audience, remove_missing=not args.keep_missing
+    )
+    rows = [("document", "audience", "status", "chunks")]
+    for r in sorted(report.results, key=lambda r: (r.status == "failed", r.slug)):
+        rows.append((r.slug, r.audience or "-", r.status, str(r.chunks)))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for index, row in enumerate(rows):
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+        if index == 0:
+            print("  ".join("-" * w for w in widths))
+    counts = ", ".join(
+        f"{report.count(s)} {s}"
+        for s in ("created", "updated", "unchanged", "removed", "failed")
+        if report.count(s)
+    )
+    print(f"\n{len(report.results)} documents: {counts or 'none found'}.")
+    for failure in report.failed:
+        print(f"FAILED {failure.path}: {failure.error}", file=sys.stderr)
+    return 1 if report.failed else 0
+
+
+def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
+    from engine import db as dbm
+
+    if args.db_command == "upgrade":
+        db = dbm.open_database(settings)
+        print(f"Database schema is at {dbm.current_revision(db)} (latest).")
+        return 0
+    if args.db_command == "status":
+        url = dbm.database_url(settings)
+        db = dbm.Database(url)
+        db.ping()
+        current, head = dbm.current_revision(db), dbm.head_revision()
+        print(f"Database: {dbm.redact(url)}")
+        print(f"Schema: {current or 'empty'} (latest {head})")
+        return 0 if current == head else 1
+    if args.db_command == "reembed":
+        from engine.embeddings import load_embedder
+        from engine.ingest import Ingester
+
+        db = dbm.open_database(settings)
+        embedder = load_embedder(settings)
+        dbm.switch_embedding_model(db, embedder.model_name, embedder.dimension)
+        with db.session() as session:
+            import sqlalchemy as sa
+
+            folders = [
+                Path(r[0])
+                for r in session.execute(sa.text("SELECT DISTINCT source_folder FROM documents"))
+            ]
+        report = Ingester(db, embedder, settings, user=args.user).ingest_folders(folders)
+        print(
+            f"Re-embedded {report.embedded_chunks} chunks with {embedder.model_name}; "
+            f"{len(report.failed)} documents failed."
+        )
+        print("Run 'clinic-assistant evaluate' to calibrate the similarity floor for this model.")
+        return 1 if report.failed else 0
+    if args.db_command == "init-roles":
+        from engine.roles import init_roles
+
+        db = dbm.open_database(settings)
+        for line in init_roles(
+            db, kiosk_password=args.kiosk_password, staff_password=args.staff_password
+        ):
+            print(line)
+        return 0
+    raise AssertionError(args.db_command)
+
+
+COMMANDS: dict[str, Handler] = {"ingest": cmd_ingest, "db": cmd_db}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clinic-assistant",
+        description="Clinic Assistant: ingest documents, manage the database, ask and evaluate.",
+    )
+    parser.add_argument("--data-dir", help="folder for every file the product writes")
+    parser.add_argument("--config", help="TOML config file")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ingest = sub.add_parser("ingest", help="ingest documents (default: the sample knowledge/)")
+    ingest.add_argument("folders", nargs="*", help="folders or files to ingest")
+    ingest.add_argument(
+        "--audience", choices=["public", "staff"], help="audience for files that do not declare one"
+    )
+    ingest.add_argument(
+        "--keep-missing", action="store_true", help="do not remove documents whose files are gone"
+    )
+    ingest.add_argument("--user", default="cli", help="name recorded in the audit log")
+    ingest.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+    db = sub.add_parser("db", help="database: upgrade, status, reembed, init-roles")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    db_sub.add_parser("upgrade", help="apply pending schema migrations")
+    db_sub.add_parser("status", help="show the database and schema version")
+    reembed = db_sub.add_parser("reembed", help="re-embed every document with the configured model")
+    reembed.add_argument("--user", default="cli")
+    roles = db_sub.add_parser("init-roles", help="create kiosk and staff roles on a shared server")
+    roles.add_argument("--kiosk-password", required=True)
+    roles.add_argument("--staff-password", required=True)
+
+    for extra in _EXTRA_PARSERS:
+        extra(sub)
+    return parser
+
+
+_EXTRA_PARSERS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from engine.logs import configure_logging
+
+    try:
+        settings = load_settings(args.config, args.data_dir)
+        configure_logging(settings, "cli", verbose=args.verbose)
+        return COMMANDS[args.command](args, settings)
+    except ClinicError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

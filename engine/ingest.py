@@ -1,0 +1,461 @@
+"""Ingest: files -> blocks -> heading-aware chunks -> embeddings -> PostgreSQL, idempotently.
+
+Per document a content hash covers the file's bytes, its resolved audience and slug, the embedding
+model and the chunking settings, so an unchanged document is skipped without being parsed or
+embedded. A changed document is parsed and embedded first, then its row and all its chunks are
+replaced in one transaction: readers see the old version or the new one, never a mix, and an
+exception mid-document leaves the previous version intact.
+
+Audience is never guessed: a document must declare it (front matter / document properties), or the
+folder (``public/`` or ``staff/``) or ``--audience`` must say it. Conflicting declarations fail.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from engine import db as dbm
+from engine.chunking import Chunk, chunk_document
+from engine.documents import AUDIENCES
+from engine.errors import ClinicError, DocumentUnreadable
+from engine.loaders import SUPPORTED_SUFFIXES, load_document
+from engine.protocols import Embedder
+from engine.settings import Settings
+
+log = logging.getLogger(__name__)
+
+#: Bump when the chunker's rules change, so every document is re-chunked once.
+CHUNKER_VERSION = "1"
+EMBED_BATCH = 32
+
+ProgressCallback = Callable[[str, int, int], None]  # (document slug, chunks done, chunks total)
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    path: str
+    slug: str
+    title: str
+    audience: str
+    status: str  # created | updated | unchanged | removed | failed
+    chunks: int
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    results: tuple[IngestResult, ...]
+
+    @property
+    def failed(self) -> tuple[IngestResult, ...]:
+        return tuple(r for r in self.results if r.status == "failed")
+
+    def count(self, status: str) -> int:
+        return sum(1 for r in self.results if r.status == status)
+
+    @property
+    def embedded_chunks(self) -> int:
+        return sum(r.chunks for r in self.results if r.status in ("created", "updated"))
+
+
+def slugify(path: Path) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-")
+    return slug or "document"
+
+
+def _folder_audience(path: Path, root: Path) -> str | None:
+    """``public`` or ``staff`` when the file sits under a folder of that name (root included)."""
+    try:
+        parts = path.parent.relative_to(root).parts
+    except ValueError:
+        parts = ()
+    names = [root.name.lower(), *(p.lower() for p in parts)]
+    found = [n for n in names if n in AUDIENCES]
+    return found[-1] if found else None
+
+
+def resolve_audience(
+    declared: str | None, folder: str | None, override: str | None, path: Path
+) -> str:
+    """The one audience a document gets, or an error. Never defaults to public."""
+    sources = {
+        "the document": declared,
+        "its folder": folder,
+        "--audience": override,
+    }
+    given = {name: value for name, value in sources.items() if value is not None}
+    values = set(given.values())
+    if len(values) > 1:
+        described = ", ".join(f"{name} says {value}" for name, value in given.items())
+        raise DocumentUnreadable(str(path), f"conflicting audiences ({described}); make them agree")
+    if not values:
+        raise DocumentUnreadable(
+            str(path),
+            "no audience declared: add 'audience: public' or 'audience: staff' to the document, "
+            "put it under a public/ or staff/ folder, or use --audience",
+        )
+    return values.pop()
+
+
+def content_hash(
+    data: bytes, *, slug: str, audience: str, settings: Settings, model_name: str
+) -> str:
+    digest = hashlib.sha256()
+    digest.update(data)
+    for part in (
+        slug,
+        audience,
+        model_name,
+        f"chunker={CHUNKER_VERSION}",
+        f"target={settings.chunking.target_words}",
+        f"max={settings.chunking.max_words}",
+    ):
+        digest.update(b"\x00" + part.encode())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    path: Path
+    root: Path
+
+
+def discover(folders: Sequence[Path]) -> tuple[list[_Candidate], list[IngestResult]]:
+    """Every file under the folders (or the files themselves), with unsupported ones reported."""
+    found: list[_Candidate] = []
+    problems: list[IngestResult] = []
+    for folder in folders:
+        folder = folder.resolve()
+        if folder.is_file():
+            found.append(_Candidate(folder, folder.parent))
+            continue
+        if not folder.is_dir():
+            problems.append(
+                IngestResult(str(folder), slugify(folder), "", "", "failed", 0, "no such folder")
+            )
+            continue
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file() or path.name.startswith(".") or path.name.lower() == "readme.md":
+                continue
+            found.append(_Candidate(path, folder))
+    return found, problems
+
+
+def _batched(items: Sequence[str], size: int) -> Iterable[Sequence[str]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class Ingester:
+    """Ingests files into one database with one embedder."""
+
+    def __init__(
+        self,
+        database: dbm.Database,
+        embedder: Embedder,
+        settings: Settings,
+        *,
+        user: str = "system",
+        progress: ProgressCallback | None = None,
+    ) -> None:
+        self.db = database
+        self.embedder = embedder
+        self.settings = settings
+        self.user = user
+        self.progress = progress
+        dbm.check_embedding_model(database, embedder.model_name, embedder.dimension)
+
+    def ingest_folders(
+        self,
+        folders: Sequence[Path],
+        *,
+        audience: str | None = None,
+        remove_missing: bool = True,
+    ) -> IngestReport:
+        """Ingest every supported file; remove documents whose files left these folders."""
+        if audience is not None and audience not in AUDIENCES:
+            raise ClinicError(f"--audience must be public or staff, not {audience!r}.")
+        candidates, results = discover(folders)
+        seen_slugs: dict[str, Path] = {}
+        for candidate in candidates:
+            results.append(self._ingest_one(candidate, audience, seen_slugs))
+        if remove_missing:
+            roots = sorted({str(f.resolve()) for f in folders if f.resolve().is_dir()})
+            kept = {str(c.path) for c in candidates}
+            results.extend(self._remove_missing(roots, kept))
+        report = IngestReport(tuple(results))
+        self._audit(report, [str(f) for f in folders])
+        return report
+
+    def ingest_files(self, files: Sequence[Path], *, audience: str | None = None) -> IngestReport:
+        """Ingest the given files only (dropped on the staff app); removes nothing."""
+        return self.ingest_folders(files, audience=audience, remove_missing=False)
+
+    def _ingest_one(
+        self, candidate: _Candidate, override: str | None, seen_slugs: dict[str, Path]
+    ) -> IngestResult:
+        path = candidate.path
+        slug = slugify(path)
+        try:
+            if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+                raise DocumentUnreadable(
+                    str(path),
+                    f"unsupported file type {path.suffix or '(none)'}; "
+                    f"use {', '.join(SUPPORTED_SUFFIXES)}",
+                )
+            if slug in seen_slugs:
+                raise DocumentUnreadable(
+                    str(path),
+                    f"another file in this run ({seen_slugs[slug].name}) has the same name",
+                )
+            seen_slugs[slug] = path
+            data = path.read_bytes()
+            if not data.strip():
+                raise DocumentUnreadable(str(path), "the file is empty")
+            existing = self._existing(slug)
+            if (
+                existing is not None
+                and existing.source_path != str(path)
+                and Path(existing.source_path).exists()
+            ):
+                raise DocumentUnreadable(
+                    str(path),
+                    f"the name {slug!r} is already used by {existing.source_path}; rename one",
+                )
+            loaded_audience: str | None = None
+            folder_audience = _folder_audience(path, candidate.root)
+            # Fast path: same bytes, same settings -> unchanged, without parsing the file.
+            if existing is not None:
+                quick = content_hash(
+                    data,
+                    slug=slug,
+                    audience=existing.audience,
+                    settings=self.settings,
+                    model_name=self.embedder.model_name,
+                )
+                if (
+                    quick == existing.content_hash
+                    and existing.source_path == str(path)
+                    and override in (None, existing.audience)
+                    and folder_audience in (None, existing.audience)
+                ):
+                    return IngestResult(
+                        str(path),
+                        slug,
+                        existing.title,
+                        existing.audience,
+                        "unchanged",
+                        existing.chunks,
+                    )
+            document = load_document(path)
+            loaded_audience = resolve_audience(document.audience, folder_audience, override, path)
+            digest = content_hash(
+                data,
+                slug=slug,
+                audience=loaded_audience,
+                settings=self.settings,
+                model_name=self.embedder.model_name,
+            )
+            chunks = chunk_document(document.title, document.blocks, self.settings.chunking)
+            if not chunks:
+                raise DocumentUnreadable(str(path), "no text was found in the document")
+            vectors = self._embed(slug, chunks)
+            status = self._write(
+                slug=slug,
+                title=document.title,
+                audience=loaded_audience,
+                path=path,
+                root=candidate.root,
+                digest=digest,
+                reviewed_on=document.reviewed_on,
+                chunks=chunks,
+                vectors=vectors,
+            )
+            return IngestResult(
+                str(path), slug, document.title, loaded_audience, status, len(chunks)
+            )
+        except DocumentUnreadable as exc:
+            log.warning("ingest failed for %s: %s", path, exc.reason)
+            return IngestResult(str(path), slug, "", "", "failed", 0, exc.reason)
+        except ClinicError as exc:
+            log.warning("ingest failed for %s: %s", path, exc)
+            return IngestResult(str(path), slug, "", "", "failed", 0, str(exc))
+        except OSError as exc:
+            return IngestResult(str(path), slug, "", "", "failed", 0, f"cannot read: {exc}")
+        except Exception as exc:  # a bug or a failing embedder: this document only
+            log.exception("unexpected error while ingesting %s", path)
+            return IngestResult(
+                str(path), slug, "", "", "failed", 0, f"unexpected error: {type(exc).__name__}"
+            )
+
+    @dataclass(frozen=True)
+    class _Existing:
+        source_path: str
+        content_hash: str
+        audience: str
+        title: str
+        chunks: int
+
+    def _existing(self, slug: str) -> Ingester._Existing | None:
+        with self.db.session() as session:
+            row = session.execute(
+                sa.text(
+                    "SELECT d.source_path, d.content_hash, d.audience, d.title, "
+                    "(SELECT count(*) FROM chunks c WHERE c.document_id = d.id) AS n "
+                    "FROM documents d WHERE d.slug = :s"
+                ),
+                {"s": slug},
+            ).first()
+        if row is None:
+            return None
+        return Ingester._Existing(row[0], row[1], row[2], row[3], int(row[4]))
+
+    def _embed(self, slug: str, chunks: Sequence[Chunk]) -> list[list[float]]:
+        texts = [c.embed_text for c in chunks]
+        vectors: list[list[float]] = []
+        for batch in _batched(texts, EMBED_BATCH):
+            vectors.extend(self.embedder.embed_passages(batch))
+            if self.progress is not None:
+                self.progress(slug, len(vectors), len(texts))
+        if len(vectors) != len(chunks):
+            raise ClinicError(f"The embedder returned {len(vectors)} vectors for {len(chunks)}.")
+        return vectors
+
+    def _write(
+        self,
+        *,
+        slug: str,
+        title: str,
+        audience: str,
+        path: Path,
+        root: Path,
+        digest: str,
+        reviewed_on: object,
+        chunks: Sequence[Chunk],
+        vectors: Sequence[Sequence[float]],
+    ) -> str:
+        with self.db.session() as session:
+            doc_id = session.execute(
+                sa.text("SELECT id FROM documents WHERE slug = :s FOR UPDATE"), {"s": slug}
+            ).scalar()
+            params = {
+                "slug": slug,
+                "title": title,
+                "audience": audience,
+                "path": str(path),
+                "folder": str(root),
+                "hash": digest,
+                "reviewed": reviewed_on,
+                "user": self.user,
+            }
+            if doc_id is None:
+                status = "created"
+                doc_id = session.execute(
+                    sa.text(
+                        "INSERT INTO documents (slug, title, audience, source_path, source_folder, "
+                        "content_hash, reviewed_on, ingested_by) VALUES (:slug, :title, :audience, "
+                        ":path, :folder, :hash, :reviewed, :user) RETURNING id"
+                    ),
+                    params,
+                ).scalar_one()
+            else:
+                status = "updated"
+                session.execute(
+                    sa.text(
+                        "UPDATE documents SET title = :title, audience = :audience, "
+                        "source_path = :path, source_folder = :folder, content_hash = :hash, "
+                        "reviewed_on = :reviewed, ingested_at = now(), ingested_by = :user "
+                        "WHERE id = :id"
+                    ),
+                    {**params, "id": doc_id},
+                )
+                session.execute(
+                    sa.text("DELETE FROM chunks WHERE document_id = :id"), {"id": doc_id}
+                )
+            session.execute(
+                sa.text(
+                    "INSERT INTO chunks (document_id, ordinal, heading_path, text, token_estimate, "
+                    "embedding) VALUES (:doc, :ordinal, :heading, :text, :tokens, :embedding)"
+                ),
+                [
+                    {
+                        "doc": doc_id,
+                        "ordinal": chunk.ordinal,
+                        "heading": chunk.heading_label,
+                        "text": chunk.text,
+                        "tokens": chunk.token_estimate,
+                        "embedding": _vector_literal(vector),
+                    }
+                    for chunk, vector in zip(chunks, vectors, strict=True)
+                ],
+            )
+        return status
+
+    def _remove_missing(self, roots: Sequence[str], kept: set[str]) -> list[IngestResult]:
+        if not roots:
+            return []
+        removed: list[IngestResult] = []
+        with self.db.session() as session:
+            rows = session.execute(
+                sa.text(
+                    "SELECT id, slug, title, audience, source_path FROM documents "
+                    "WHERE source_folder = ANY(:roots)"
+                ),
+                {"roots": list(roots)},
+            ).all()
+            for row in rows:
+                if row.source_path in kept:
+                    continue
+                session.execute(sa.text("DELETE FROM documents WHERE id = :id"), {"id": row.id})
+                removed.append(
+                    IngestResult(row.source_path, row.slug, row.title, row.audience, "removed", 0)
+                )
+        return removed
+
+    def remove_document(self, slug: str) -> bool:
+        with self.db.session() as session:
+            deleted = session.execute(
+                sa.text("DELETE FROM documents WHERE slug = :s RETURNING id"), {"s": slug}
+            ).first()
+            if deleted is not None:
+                _insert_audit(session, self.user, "remove_document", {"slug": slug})
+        return deleted is not None
+
+    def _audit(self, report: IngestReport, sources: list[str]) -> None:
+        changed = [r for r in report.results if r.status != "unchanged"]
+        with self.db.session() as session:
+            _insert_audit(
+                session,
+                self.user,
+                "ingest",
+                {
+                    "sources": sources,
+                    "changes": [
+                        {"slug": r.slug, "status": r.status, "error": r.error} for r in changed
+                    ],
+                    "unchanged": report.count("unchanged"),
+                },
+            )
+
+
+def _insert_audit(session: sa.orm.Session, user: str, action: str, details: object) -> None:
+    import json
+
+    session.execute(
+        sa.text(
+            "INSERT INTO audit_events (username, action, details) "
+            "VALUES (:u, :a, CAST(:d AS jsonb))"
+        ),
+        {"u": user, "a": action, "d": json.dumps(details)},
+    )
+
+
+def _vector_literal(vector: Sequence[float]) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"

@@ -1,0 +1,59 @@
+"""Logging: a rotating file in the data folder's logs/ (or the platform log folder), stderr for
+warnings. Nothing personal (questions, names, phone numbers) is logged at INFO or above."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import sys
+import threading
+from types import TracebackType
+
+from engine.settings import Settings
+
+_configured = False
+
+
+def configure_logging(settings: Settings, app: str, *, verbose: bool = False) -> None:
+    global _configured
+    if _configured:
+        return
+    _configured = True
+    level = logging.DEBUG if verbose else getattr(logging, settings.logging.level, logging.INFO)
+    root = logging.getLogger()
+    root.setLevel(level)
+    formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        settings.log_dir.mkdir(parents=True, exist_ok=True)
+        file_handler = logging.handlers.RotatingFileHandler(
+            settings.log_dir / f"{app}.log", maxBytes=2_000_000, backupCount=5, encoding="utf-8"
+        )
+        file_handler.setFormatter(formatter)
+        root.addHandler(file_handler)
+    except OSError:
+        pass
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel(logging.DEBUG if verbose else logging.WARNING)
+    console.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    root.addHandler(console)
+    for noisy in ("httpx", "httpcore", "alembic"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def install_excepthooks() -> None:
+    """Uncaught exceptions go to the log, never to a screen as a traceback."""
+    log = logging.getLogger("uncaught")
+
+    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        log.error("uncaught exception", exc_info=(kind, value, tb))
+
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_value is not None:
+            log.error(
+                "uncaught exception in thread %s",
+                getattr(args.thread, "name", "?"),
+                exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+            )
+
+    sys.excepthook = hook
+    threading.excepthook = thread_hook
