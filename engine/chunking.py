@@ -100,9 +100,12 @@ def _pack(paragraphs: list[str], settings: ChunkingSettings) -> list[list[str]]:
         count = len(paragraph.split())
         last = index == len(paragraphs) - 1
         combined = words + count
-        fits = combined <= target or (
-            # A little over target rather than a tiny chunk (at the start, or a short tail).
-            combined <= limit and (words < target // 2 or (last and count < target // 2))
+        fits = combined <= limit and (
+            combined <= target
+            # A little over target when that is nearer the target than stopping short...
+            or combined - target < target - words
+            # ...or rather than leave a short last paragraph as a chunk of its own.
+            or (last and count < target // 2)
         )
         if current and not fits:
             groups.append(current)

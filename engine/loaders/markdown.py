@@ -137,9 +137,9 @@ def parse_blocks(body: str) -> list[Block]:
         is_row = bool(_TABLE_ROW.match(line))
         if kind == "list" and (is_item or line[:1] in (" ", "\t") or not pending_blank):
             para.append(line)  # a loose list stays one block; other lines continue an item
-        elif kind == "table" and is_row and not pending_blank:
-            para.append(line)
-        elif kind == "text" and not pending_blank and not is_item and not is_row:
+        elif not pending_blank and (
+            (kind == "table" and is_row) or (kind == "text" and not is_item and not is_row)
+        ):
             para.append(line)
         else:
             flush()

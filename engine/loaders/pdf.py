@@ -23,9 +23,9 @@ guess an audience. A PDF without a text layer, an encrypted PDF and a damaged PD
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
-import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,9 +44,7 @@ from engine.documents import (
 )
 from engine.errors import DocumentUnreadable
 
-NO_TEXT_LAYER = (
-    "no text layer: it looks like a scanned image; export it with text or use the .docx"
-)
+NO_TEXT_LAYER = "no text layer: it looks like a scanned image; export it with text or use the .docx"
 ENCRYPTED = "the PDF is password-protected: save or export a copy without a password"
 
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
@@ -197,8 +195,12 @@ def _mark_headings(lines: list[_Line]) -> None:
             and unpunctuated_short(line, 10)
             and len(line.text) < 0.6 * typical
             and _is_title_case(line.text)
-            and len(following.text) > len(line.text)
-            and (previous is None or previous.heading_level or _ends_paragraph(previous, typical))
+            and len(following.text) >= max(len(line.text), 0.5 * typical)
+            and (
+                previous is None
+                or previous.heading_level
+                or bool(_SENTENCE_END.search(previous.text))
+            )
         ):
             line.heading_level = 1
 
@@ -222,10 +224,11 @@ def _blocks(lines: list[_Line]) -> list[Block]:
     typical = _typical_length(body_lines)
     gaps = [
         a.y - b.y
-        for a, b in zip(body_lines, body_lines[1:], strict=False)
+        for a, b in itertools.pairwise(body_lines)
         if a.page == b.page and a.y is not None and b.y is not None and a.y - b.y > 0
     ]
-    line_gap = statistics.median(gaps) if gaps else 0.0
+    # The lower quartile is the plain line spacing even when most gaps are paragraph gaps.
+    line_gap = sorted(gaps)[len(gaps) // 4] if gaps else 0.0
 
     blocks: list[Block] = []
     paragraph = ""
@@ -248,30 +251,28 @@ def _blocks(lines: list[_Line]) -> list[Block]:
             previous = line
             continue
         bullet = bool(_BULLET.match(line.text))
-        if paragraph and previous is not None:
-            gap = (
-                previous.y - line.y
-                if previous.page == line.page and previous.y is not None and line.y is not None
-                else None
-            )
-            new_paragraph = (
-                (gap is not None and line_gap > 0 and gap > line_gap * 1.3)
-                or (_ends_paragraph(previous, typical) and not (is_list and not bullet))
-                or (bullet and not is_list)
-            )
-            if new_paragraph:
-                flush()
-            elif bullet:
-                paragraph += "\n" + line.text
-                previous = line
-                continue
-        if not paragraph:
-            paragraph, is_list = line.text, bullet
-        else:
+        if bullet and is_list:
+            paragraph += "\n" + line.text  # the next item of the same list
+        elif (
+            paragraph
+            and previous is not None
+            and not bullet
+            and not _new_paragraph(previous, line, typical, line_gap)
+        ):
             paragraph = _join(paragraph, line.text, len(previous.text) < 0.6 * typical)
+        else:
+            flush()
+            paragraph, is_list = line.text, bullet
         previous = line
     flush()
     return blocks
+
+
+def _new_paragraph(previous: _Line, line: _Line, typical: float, line_gap: float) -> bool:
+    same_page = previous.page == line.page and previous.y is not None and line.y is not None
+    if same_page and line_gap and previous.y - line.y > line_gap * 1.3:  # type: ignore[operator]
+        return True
+    return _ends_paragraph(previous, typical)
 
 
 def _continues_heading(previous: _Line | None, line: _Line) -> bool:
