@@ -225,7 +225,7 @@ def build_pdf(source: Path, target: Path) -> None:
     pdf.set_margins(20, 20, 20)
     pdf.set_auto_page_break(auto=True, margin=20)
     pdf.add_page()
-    sizes = {1: 20, 2: 15, 3: 12.5}
+    sizes = {1: 20, 2: 16, 3: 13.5}
     for block in parse_blocks(body):
         if block.kind == "heading":
             pdf.ln(4 if block.level > 1 else 0)
