@@ -7,6 +7,9 @@ Never put a traceback, a DSN with a password or a patient's details into these m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 
 class ClinicError(Exception):
     """Base class: ``str(error)`` is safe to show to staff."""
@@ -53,8 +56,19 @@ class BookingError(ClinicError):
 
 
 class SlotTaken(BookingError):
-    """The slot was booked by someone else a moment ago."""
+    """The slot was booked by someone else a moment ago.
+
+    ``alternatives`` holds the next free slots (``engine.booking.SlotView``) to offer instead.
+    """
+
+    def __init__(self, message: str, alternatives: Sequence[Any] = ()) -> None:
+        super().__init__(message)
+        self.alternatives: list[Any] = list(alternatives)
 
 
 class ValidationError(ClinicError):
     """Input from a person is missing or malformed; the message names the field."""
+
+
+class AuthenticationFailed(ClinicError):
+    """A sign-in failed. One message for every cause, so it never reveals which accounts exist."""
