@@ -1,0 +1,148 @@
+"""``clinic-kiosk``: start the public touch kiosk (full screen, locked down).
+
+Builds the public backend through ``engine.service.build_backend(settings, audience="public")``
+(imported lazily) and hands it to the window. The kiosk never chooses another audience.
+``--smoke-test`` answers one question and quits (used to check frozen builds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import threading
+import types
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from engine.errors import ClinicError
+from engine.events import DoneEvent
+from engine.protocols import AssistantBackend
+from engine.settings import Settings, load_settings
+
+log = logging.getLogger("kiosk_app")
+
+SMOKE_QUESTION = "What are the clinic's opening hours?"
+
+BackendFactory = Callable[[Settings], AssistantBackend]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="clinic-kiosk", description=__doc__)
+    parser.add_argument("--data-dir", help="folder for every file the product writes")
+    parser.add_argument("--config", help="the TOML configuration file")
+    parser.add_argument("--windowed", action="store_true", help="not full screen (development)")
+    parser.add_argument(
+        "--smoke-test", action="store_true", help="answer one question, print it and quit"
+    )
+    return parser
+
+
+def public_backend(settings: Settings) -> AssistantBackend:
+    from engine.service import build_backend  # type: ignore[import-not-found,unused-ignore]
+
+    backend: AssistantBackend = build_backend(settings, audience="public")
+    return backend
+
+
+def _configure_logging(settings: Settings) -> list[logging.Handler]:
+    """Attach a console and a file handler to the root logger; returns them for removal."""
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    try:
+        settings.log_dir.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(settings.log_dir / "kiosk.log", encoding="utf-8"))
+    except OSError as error:
+        print(f"Cannot write the log file: {error}", file=sys.stderr)
+    formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    root = logging.getLogger()
+    root.setLevel(settings.logging.level)
+    for handler in handlers:
+        handler.setFormatter(formatter)
+        root.addHandler(handler)
+    return handlers
+
+
+def main(argv: Sequence[str] | None = None, backend_factory: BackendFactory | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings(args.config, args.data_dir)
+    except ClinicError as error:
+        print(error, file=sys.stderr)
+        return 2
+    handlers = _configure_logging(settings)
+    try:
+        return _run(args, settings, backend_factory or public_backend)
+    finally:
+        for handler in handlers:
+            logging.getLogger().removeHandler(handler)
+            handler.close()
+
+
+def _install_excepthooks() -> None:
+    def excepthook(
+        kind: type[BaseException], value: BaseException, tb: types.TracebackType | None
+    ) -> None:
+        log.critical("Unhandled error", exc_info=(kind, value, tb))
+
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
+        log.critical(
+            "Unhandled error in a thread",
+            exc_info=(args.exc_type, args.exc_value or args.exc_type(), args.exc_traceback),
+        )
+
+    sys.excepthook = excepthook
+    threading.excepthook = thread_hook
+
+
+def smoke_test(backend: AssistantBackend) -> int:
+    backend.check_database()
+    final: DoneEvent | None = None
+    for event in backend.answer(SMOKE_QUESTION):
+        if isinstance(event, DoneEvent):
+            final = event
+    if final is None:
+        print("smoke test failed: no final answer", file=sys.stderr)
+        return 1
+    print(f"Q: {SMOKE_QUESTION}\nA: {final.text}\nroute={final.route} outcome={final.outcome}")
+    for citation in final.citations:
+        print(f"  {citation.label}")
+    return 0
+
+
+def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) -> int:
+    try:
+        backend = factory(settings)
+    except ClinicError as error:
+        log.error("The assistant could not start: %s", error)
+        print(error, file=sys.stderr)
+        return 1
+    if args.smoke_test:
+        try:
+            return smoke_test(backend)
+        except ClinicError as error:
+            print(f"smoke test failed: {error}", file=sys.stderr)
+            return 1
+
+    from kiosk_app import style
+    from kiosk_app.window import KioskWindow
+
+    _install_excepthooks()
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    style.apply(app)
+    window = KioskWindow(backend, settings)
+    if settings.kiosk.fullscreen and not args.windowed:
+        window.showFullScreen()
+    else:
+        window.resize(1280, 960)
+        window.show()
+    QTimer.singleShot(0, window.activateWindow)
+    code = app.exec()
+    window.shutdown()
+    return int(code)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

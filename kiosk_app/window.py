@@ -1,0 +1,322 @@
+"""The kiosk window: assembles the screens, overlays and timers, and wires them to the engine.
+
+It decides what a question does (emergency check first, in the GUI thread, before any worker or
+network call), what a wipe removes (everything of the last patient) and where a failure leads.
+It never builds the backend (``main.py`` does) and never starts threads itself (``AnswerRunner``
+and ``BackgroundCall`` do).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import logging
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, Slot
+from PySide6.QtGui import QCloseEvent, QResizeEvent
+from PySide6.QtWidgets import QApplication, QFrame, QStackedWidget, QVBoxLayout, QWidget
+
+from engine.errors import DatabaseUnavailable
+from engine.events import Citation, DoneEvent, Route, Turn
+from engine.protocols import AssistantBackend
+from engine.qt.chat_view import Bubble
+from engine.qt.passage_viewer import PassageViewer
+from engine.qt.worker import AnswerRunner, BackgroundCall, describe_for_public
+from engine.settings import Settings
+from kiosk_app import style
+from kiosk_app.chat_screen import ChatScreen
+from kiosk_app.database import DatabaseMonitor
+from kiosk_app.idle import Clock, IdleMonitor
+from kiosk_app.idle_warning import IdleWarning
+from kiosk_app.keyboard import OnScreenKeyboard
+from kiosk_app.lockdown import LONG_PRESS_MS, CornerHotspot, KeyGuard, PinPad
+from kiosk_app.unavailable_screen import UnavailableScreen
+from kiosk_app.welcome_screen import WelcomeScreen
+
+log = logging.getLogger(__name__)
+
+SEARCHING = "Searching the clinic's documents..."
+EMERGENCY_BUBBLE = "Please read the emergency message at the top of the screen."
+STOPPED = "This answer was stopped."
+
+Router = Callable[[str], Route | None]
+
+
+def default_router() -> Router:
+    """``engine.safety.route_question`` when it is available; otherwise defer to the DoneEvent."""
+    try:
+        route_question = importlib.import_module("engine.safety").route_question
+    except (ImportError, AttributeError):
+        log.warning("engine.safety is not available: emergencies wait for the engine's answer")
+        return lambda _question: None
+
+    def route(question: str) -> Route | None:
+        try:
+            return Route(route_question(question).route)
+        except Exception:
+            log.exception("The safety router failed; the engine will route this question")
+            return None
+
+    return route
+
+
+class _Overlay(QFrame):
+    """A transparent full-window holder for the passage viewer."""
+
+    def __init__(self, parent: QWidget, viewer: PassageViewer) -> None:
+        super().__init__(parent)
+        self.setObjectName("passageOverlay")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(120, 80, 120, 80)
+        layout.addWidget(viewer)
+        self.hide()
+
+
+class KioskWindow(QWidget):
+    def __init__(
+        self,
+        backend: AssistantBackend,
+        settings: Settings,
+        *,
+        clock: Clock | None = None,
+        router: Router | None = None,
+        long_press_ms: int = LONG_PRESS_MS,
+    ) -> None:
+        super().__init__()
+        self.backend = backend
+        self.settings = settings
+        self.route_question = router if router is not None else default_router()
+        self._exit_authorised = False
+        self._turns: list[Turn] = []
+        self._answer: tuple[str, Bubble] | None = None
+        kiosk = settings.kiosk
+        self.setObjectName("kioskWindow")
+        self.setWindowTitle(kiosk.clinic_name)
+        self.setStyleSheet(style.STYLESHEET)
+
+        self.welcome = WelcomeScreen(kiosk.clinic_name)
+        self.chat = ChatScreen(kiosk.clinic_name)
+        self.unavailable = UnavailableScreen(kiosk.clinic_name)
+        self.stack = QStackedWidget()
+        for screen in (self.welcome, self.chat, self.unavailable):
+            self.stack.addWidget(screen)
+        self.keyboard = OnScreenKeyboard()
+        self.keyboard.set_target(self.welcome.input.edit)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.keyboard)
+
+        self.passage = PassageViewer(font_scale=style.CHAT_FONT_SCALE)
+        self.passage_overlay = _Overlay(self, self.passage)
+        self.idle_warning = IdleWarning(self)
+        self.pin_pad = PinPad(kiosk.exit_pin, self)
+        self.hotspot = CornerHotspot(self, long_press_ms)
+
+        self.runner = AnswerRunner(self, describe=describe_for_public)
+        self.idle = IdleMonitor(
+            kiosk.idle_seconds, kiosk.warning_seconds, clock, self.has_patient_state, parent=self
+        )
+        self.database = DatabaseMonitor(backend.check_database, kiosk.db_retry_seconds, self)
+        self._suggestions = BackgroundCall(backend.suggested_questions, self)
+        self.key_guard = KeyGuard(self)
+        self._wire()
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self.key_guard)
+            app.installEventFilter(self.idle)
+        self.idle.start()
+        self.database.check_now()
+        self._suggestions.start()
+
+    def _wire(self) -> None:
+        self.welcome.question_submitted.connect(self.ask)
+        self.chat.question_submitted.connect(self.ask)
+        self.chat.start_again.connect(self.wipe)
+        self.chat.view.citation_clicked.connect(self.show_passage)
+        self.keyboard.submitted.connect(self._on_keyboard_enter)
+        self.passage.closed.connect(self.passage_overlay.hide)
+        self.runner.status.connect(self._on_status)
+        self.runner.tokens.connect(self._on_tokens)
+        self.runner.replaced.connect(self._on_replaced)
+        self.runner.finished.connect(self._on_finished)
+        self.runner.failed.connect(self._on_failed)
+        self.idle.warning_started.connect(self.idle_warning.show_countdown)
+        self.idle.countdown_changed.connect(self.idle_warning.show_countdown)
+        self.idle.warning_cancelled.connect(self.idle_warning.hide)
+        self.idle.expired.connect(self.wipe)
+        self.idle_warning.still_here.connect(self.idle.still_here)
+        self.database.available_changed.connect(self._on_database)
+        self._suggestions.succeeded.connect(self._on_suggestions)
+        self.hotspot.long_pressed.connect(self.pin_pad.open)
+        self.pin_pad.accepted.connect(self.authorise_exit)
+
+    # --- questions and answers -------------------------------------------------------------
+    @Slot(str)
+    def ask(self, question: str) -> None:
+        question = question.strip()
+        if not question or not self.database.available:
+            return
+        if self._answer is not None:
+            self.runner.cancel()
+            self._answer[1].set_status("")
+            self._answer[1].set_text(self._answer[1].text or STOPPED)
+            self._answer = None
+        self.welcome.reset()
+        self.chat.input.edit.clear()
+        self.keyboard.reset()
+        self.keyboard.set_target(self.chat.input.edit)
+        self.stack.setCurrentWidget(self.chat)
+        self.chat.view.add_question(question)
+        bubble = self.chat.view.add_answer()
+        if self.route_question(question) == Route.EMERGENCY:
+            # Decided here, in this event-loop turn: no worker, no retrieval, no network.
+            self._show_emergency(bubble)
+            return
+        bubble.set_status(SEARCHING)
+        self._answer = (question, bubble)
+        history = tuple(self._turns)
+        self.runner.start(functools.partial(self.backend.answer, question, history))
+
+    def _show_emergency(self, bubble: Bubble) -> None:
+        self.chat.banner.show_text(self.settings.texts.emergency)
+        bubble.set_status("")
+        bubble.set_text(EMERGENCY_BUBBLE)
+
+    @Slot()
+    def _on_keyboard_enter(self) -> None:
+        target = self.chat if self.stack.currentWidget() is self.chat else self.welcome
+        target.input.submit()
+
+    @Slot(str)
+    def _on_status(self, text: str) -> None:
+        if self._answer is not None:
+            self._answer[1].set_status(text)
+
+    @Slot(str)
+    def _on_tokens(self, text: str) -> None:
+        if self._answer is not None:
+            self._answer[1].append_text(text)
+
+    @Slot(str, str)
+    def _on_replaced(self, text: str, _reason: str) -> None:
+        if self._answer is not None:
+            self._answer[1].set_text(text)
+
+    @Slot(object)
+    def _on_finished(self, done: object) -> None:
+        if self._answer is None or not isinstance(done, DoneEvent):
+            return
+        question, bubble = self._answer
+        self._answer = None
+        bubble.set_status("")
+        if done.route == Route.EMERGENCY:
+            self._show_emergency(bubble)
+            return
+        bubble.set_text(done.text)
+        bubble.set_citations(done.citations)
+        self._turns.append(Turn(question, done.text))
+
+    @Slot(str, object)
+    def _on_failed(self, message: str, error: object) -> None:
+        if self._answer is not None:
+            bubble = self._answer[1]
+            self._answer = None
+            bubble.set_status("")
+            bubble.set_citations(())
+            bubble.set_text(message)  # never the half answer
+        if isinstance(error, DatabaseUnavailable):
+            self.database.report_unavailable()
+
+    @Slot(object)
+    def show_passage(self, citation: object) -> None:
+        if isinstance(citation, Citation):
+            self.passage.show_citation(citation)
+            self._place_overlays()
+            self.passage_overlay.show()
+            self.passage_overlay.raise_()
+            self.hotspot.raise_()
+
+    def background_busy(self) -> bool:
+        """True while a database check or the suggestion load is still running."""
+        return self.database.checking or self._suggestions.is_running()
+
+    # --- session, idle, availability -------------------------------------------------------
+    def has_patient_state(self) -> bool:
+        return (
+            self.stack.currentWidget() is self.chat
+            or bool(self.welcome.input.edit.text())
+            or self.passage_overlay.isVisibleTo(self)
+        )
+
+    @Slot()
+    def wipe(self) -> None:
+        """Forget everything of the current patient and go back to the welcome screen."""
+        self.runner.cancel()
+        self._answer = None
+        self._turns.clear()
+        self.chat.reset()
+        self.welcome.reset()
+        self.keyboard.reset()
+        self.keyboard.set_target(self.welcome.input.edit)
+        self.passage.close_passage()
+        self.passage_overlay.hide()
+        self.pin_pad.dismiss()
+        self.idle_warning.hide()
+        self.idle.reset()
+        self.stack.setCurrentWidget(self.welcome if self.database.available else self.unavailable)
+
+    @Slot(bool)
+    def _on_database(self, available: bool) -> None:
+        self.wipe()
+        self.keyboard.setVisible(available)
+        if available:
+            self._suggestions.start()
+
+    @Slot(object)
+    def _on_suggestions(self, questions: object) -> None:
+        if isinstance(questions, list):
+            self.welcome.set_suggestions([str(q) for q in questions])
+
+    # --- lockdown ----------------------------------------------------------------------------
+    @Slot()
+    def authorise_exit(self) -> None:
+        self._exit_authorised = True
+        self.close()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._exit_authorised:
+            self.shutdown()
+            event.accept()
+        else:
+            event.ignore()
+
+    def shutdown(self) -> None:
+        """Stop timers and threads and remove the application-wide filters."""
+        self.idle.stop()
+        self.database.retry_timer.stop()
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self.key_guard)
+            app.removeEventFilter(self.idle)
+        self.runner.shutdown()
+        self.database.wait()
+        self._suggestions.wait()
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.WindowDeactivate and self.isFullScreen():
+            self.activateWindow()
+        return super().event(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_overlays()
+
+    def _place_overlays(self) -> None:
+        rect = self.rect()
+        for overlay in (self.passage_overlay, self.idle_warning, self.pin_pad):
+            overlay.setGeometry(rect)
+        self.hotspot.move(0, 0)
+        self.hotspot.raise_()
