@@ -12,10 +12,11 @@ an HTTP stream open after the caller stops iterating (closing the generator rele
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import threading
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -213,7 +214,7 @@ class OllamaChat(_OllamaConnection):
     def _options(self, temperature: float) -> dict[str, Any]:
         return {"num_ctx": self.num_ctx, "temperature": temperature}
 
-    def stream(self, messages: Sequence[Mapping[str, str]]) -> Iterator[ChatDelta]:
+    def stream(self, messages: Sequence[Mapping[str, str]]) -> Generator[ChatDelta, None, None]:
         """Yield the reply piece by piece; the last delta has ``done=True`` and the counts.
 
         Raises ModelUnavailable for every failure, including a stream that ends without
@@ -238,13 +239,19 @@ class OllamaChat(_OllamaConnection):
                     raise self._explain(exc, ModelUnavailable) from None
                 text = chunk.message.content or ""
                 if chunk.done:
-                    yield ChatDelta(
+                    final = ChatDelta(
                         text=text,
                         done=True,
                         done_reason=chunk.done_reason,
                         prompt_tokens=chunk.prompt_eval_count,
                         completion_tokens=chunk.eval_count,
                     )
+                    # Read the body to its end so the connection goes back to the pool for the
+                    # next question; the answer is complete, so trouble after it is ignored.
+                    with contextlib.suppress(*_CLIENT_FAILURES):
+                        for _ in chunks:
+                            pass
+                    yield final
                     return
                 if text:
                     yield ChatDelta(text=text)
