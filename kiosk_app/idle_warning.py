@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from kiosk_app import style
 
-STILL_HERE = "\N{RAISED HAND}  I'm still here"
+STILL_HERE = "I'm still here"
 
 
 def countdown_text(seconds: int) -> str:
@@ -40,7 +40,7 @@ class IdleWarning(QFrame):
         self.countdown.setObjectName("countdown")
         self.countdown.setWordWrap(True)
         self.countdown.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.countdown.setFont(style.font(style.BODY_PT + 6))
+        self.countdown.setFont(style.font(style.BODY_PT + 8, bold=True))
         self.button = QPushButton(STILL_HERE)
         self.button.setProperty("primary", True)
         self.button.setFont(style.font(style.TITLE_PT - 4, bold=True))

@@ -13,7 +13,7 @@ CHAT_FONT_SCALE = 2.3  # engine.qt chat widgets: 11 pt x 2.3 = 25 pt body
 BODY_PT = 24
 TITLE_PT = 40
 TOUCH_MIN_PX = 72
-KEY_PX = 76
+KEY_PX = 62
 
 INK = "#000000"
 PAPER = "#FFFFFF"

@@ -64,7 +64,7 @@ class WelcomeScreen(QWidget):
         super().__init__(parent)
         self.setObjectName("welcomeScreen")
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(80, 50, 80, 20)
+        layout.setContentsMargins(80, 36, 80, 12)
         layout.setSpacing(20)
         self.title = QLabel(clinic_name)
         self.title.setTextFormat(Qt.TextFormat.PlainText)

@@ -59,7 +59,7 @@ class CitationButton(QPushButton):
 
     def __init__(self, citation: Citation, scale: float, parent: QWidget | None = None) -> None:
         # QPushButton captions are never rich text. A leading icon-like word says what it is.
-        super().__init__(f"\N{OPEN BOOK}  {citation_caption(citation)}", parent)
+        super().__init__(f"Source  {citation_caption(citation)}", parent)
         self.citation = citation
         self.setObjectName("citationButton")
         self.setFont(scaled_font(scale, 0.9))
