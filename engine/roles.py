@@ -1,0 +1,169 @@
+"""Database roles for a shared PostgreSQL server: the kiosk's and the staff desk's.
+
+``clinic-assistant db init-roles`` (run by IT as the role that owns the schema, i.e. the one that
+ran the migrations) calls :func:`init_roles`. It is idempotent: run it again after every
+``db upgrade`` and whenever a password changes.
+
+What each role can do:
+
+- ``clinic_kiosk`` reads only public documents and their chunks. Row-level security is ENABLED
+  and FORCED on ``documents`` and ``chunks``, and its policies only return rows whose (document's)
+  audience is ``'public'``; so even a bug in a retrieval query cannot show staff text on a kiosk.
+  It can INSERT into ``answers`` (and read back only the new row's ``id``: INSERT ... RETURNING),
+  read ``embedding_config`` and ``alembic_version`` (to check the model and schema), and nothing
+  else: no UPDATE, no DELETE, no other table, no other person's question.
+- ``clinic_staff`` reads every row, maintains the documents (re-ingest from the staff desk), and
+  writes appointments, slots, clinicians, departments, the audit log, review decisions and
+  answers. It cannot create or alter tables, or change ``embedding_config`` or ``staff_users``.
+- The table owner keeps full access through an explicit permissive ``owner_all`` policy (FORCE
+  applies row-level security to the owner too; a superuser bypasses it anyway). Migrations and
+  ``evaluate`` run as the owner.
+
+This module must never run migrations, never grant the application roles ownership, CREATE,
+BYPASSRLS or superuser, and never print a password.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from engine.db import Database
+from engine.errors import ConfigError
+
+KIOSK_ROLE = "clinic_kiosk"
+STAFF_ROLE = "clinic_staff"
+RLS_TABLES = ("documents", "chunks")
+
+# Tables the staff desk writes (INSERT/UPDATE/DELETE); review_decisions is append-only by trigger.
+STAFF_WRITABLE = (
+    "documents",
+    "chunks",
+    "answers",
+    "review_decisions",
+    "audit_events",
+    "appointments",
+    "slots",
+    "clinicians",
+    "departments",
+)
+KIOSK_READABLE = ("documents", "chunks", "embedding_config", "alembic_version")
+
+_PUBLIC_CHUNK = (
+    "EXISTS (SELECT 1 FROM documents d WHERE d.id = chunks.document_id AND d.audience = 'public')"
+)
+
+
+def _literal(password: str) -> str:
+    """A SQL string literal for a password (DDL takes no bind parameters)."""
+    if not password or "\x00" in password:
+        raise ConfigError("A role password must be non-empty text.")
+    return "'" + password.replace("'", "''") + "'"
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _ensure_role(conn: sa.Connection, role: str, password: str) -> str:
+    options = "LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS NOREPLICATION INHERIT"
+    exists = conn.execute(sa.text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}).first()
+    if exists is None:
+        try:
+            with conn.begin_nested():
+                conn.exec_driver_sql(f"CREATE ROLE {role} {options} PASSWORD {_literal(password)}")
+            return f"Created role {role}."
+        except sa.exc.ProgrammingError:
+            pass  # created concurrently (roles are cluster-wide): fall through to ALTER
+    conn.exec_driver_sql(f"ALTER ROLE {role} {options} PASSWORD {_literal(password)}")
+    return f"Updated role {role} (password set)."
+
+
+def _create_policy(conn: sa.Connection, table: str, name: str, clause: str) -> None:
+    conn.exec_driver_sql(f"DROP POLICY IF EXISTS {name} ON {table}")
+    conn.exec_driver_sql(f"CREATE POLICY {name} ON {table} {clause}")
+
+
+def init_roles(db: Database, *, kiosk_password: str, staff_password: str) -> list[str]:
+    """Create or update the kiosk and staff roles, their grants and the row-level policies.
+
+    Returns one human-readable line per thing done (printed by the CLI). Must run as the owner of
+    the tables (or a superuser), after the schema is migrated."""
+    lines: list[str] = []
+    with db.engine.begin() as conn:
+        # One init at a time across processes sharing this database.
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(7306120003)"))
+        database = conn.execute(sa.text("SELECT current_database()")).scalar_one()
+        owner = conn.execute(
+            sa.text(
+                "SELECT tableowner FROM pg_tables WHERE schemaname = 'public' AND tablename = :t"
+            ),
+            {"t": "documents"},
+        ).scalar()
+        if owner is None:
+            raise ConfigError(
+                "The database has no schema yet. Run 'clinic-assistant db upgrade' first."
+            )
+        lines.append(_ensure_role(conn, KIOSK_ROLE, kiosk_password))
+        lines.append(_ensure_role(conn, STAFF_ROLE, staff_password))
+
+        for role in (KIOSK_ROLE, STAFF_ROLE):
+            conn.exec_driver_sql(f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {role}")
+            conn.exec_driver_sql(f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {role}")
+            conn.exec_driver_sql(f"GRANT CONNECT ON DATABASE {_ident(database)} TO {role}")
+            conn.exec_driver_sql(f"GRANT USAGE ON SCHEMA public TO {role}")
+
+        # Kiosk: read public knowledge, write answers only.
+        conn.exec_driver_sql(f"GRANT SELECT ON {', '.join(KIOSK_READABLE)} TO {KIOSK_ROLE}")
+        conn.exec_driver_sql(f"GRANT INSERT, SELECT (id) ON answers TO {KIOSK_ROLE}")
+        sequence = conn.execute(sa.text("SELECT pg_get_serial_sequence('answers', 'id')")).scalar()
+        if sequence:
+            conn.exec_driver_sql(f"GRANT USAGE ON SEQUENCE {sequence} TO {KIOSK_ROLE}")
+        lines.append(
+            f"{KIOSK_ROLE}: SELECT on {', '.join(KIOSK_READABLE)} (public rows only); "
+            "INSERT on answers."
+        )
+
+        # Staff: read everything, write the working tables.
+        conn.exec_driver_sql(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {STAFF_ROLE}")
+        conn.exec_driver_sql(
+            f"GRANT INSERT, UPDATE, DELETE ON {', '.join(STAFF_WRITABLE)} TO {STAFF_ROLE}"
+        )
+        conn.exec_driver_sql(
+            f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {STAFF_ROLE}"
+        )
+        lines.append(
+            f"{STAFF_ROLE}: SELECT on every table; INSERT/UPDATE/DELETE on "
+            f"{', '.join(STAFF_WRITABLE)}."
+        )
+
+        # Row-level security: forced, so the owner needs its own policy too.
+        for table in RLS_TABLES:
+            conn.exec_driver_sql(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
+            conn.exec_driver_sql(f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY")
+            _create_policy(
+                conn,
+                table,
+                "owner_all",
+                f"FOR ALL TO {_ident(owner)} USING (true) WITH CHECK (true)",
+            )
+            _create_policy(
+                conn, table, "staff_all", f"FOR ALL TO {STAFF_ROLE} USING (true) WITH CHECK (true)"
+            )
+        _create_policy(
+            conn,
+            "documents",
+            "kiosk_public",
+            f"FOR SELECT TO {KIOSK_ROLE} USING (audience = 'public')",
+        )
+        _create_policy(
+            conn, "chunks", "kiosk_public", f"FOR SELECT TO {KIOSK_ROLE} USING ({_PUBLIC_CHUNK})"
+        )
+        lines.append(
+            f"Row-level security enabled and forced on {', '.join(RLS_TABLES)}: {KIOSK_ROLE} "
+            f"sees public rows only; {STAFF_ROLE} and the owner {owner} see all."
+        )
+        lines.append(
+            f"Kiosk DSN: postgresql://{KIOSK_ROLE}:<password>@<host>/{database} "
+            "(set [database] url or CLINIC_DATABASE_URL on each kiosk)."
+        )
+    return lines
