@@ -92,7 +92,7 @@ def init_roles(db: Database, *, kiosk_password: str, staff_password: str) -> lis
     with db.engine.begin() as conn:
         # One init at a time across processes sharing this database.
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(7306120003)"))
-        database = conn.execute(sa.text("SELECT current_database()")).scalar_one()
+        database: str = conn.execute(sa.text("SELECT current_database()")).scalar_one()
         owner = conn.execute(
             sa.text(
                 "SELECT tableowner FROM pg_tables WHERE schemaname = 'public' AND tablename = :t"
