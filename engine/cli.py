@@ -7,6 +7,7 @@ Every subcommand takes the global ``--data-dir`` and ``--config``. Errors from t
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -113,7 +114,78 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
     raise AssertionError(args.db_command)
 
 
-COMMANDS: dict[str, Handler] = {"ingest": cmd_ingest, "db": cmd_db}
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from engine.events import DoneEvent, ReplaceEvent, StatusEvent, TokenEvent
+    from engine.service import build_backend
+
+    if args.extractive:
+        from dataclasses import replace
+
+        settings = settings.replace(ollama=replace(settings.ollama, generation="extractive"))
+    backend = build_backend(settings, audience=args.audience, channel="cli", username=args.user)
+    streamed = False
+    for event in backend.answer(args.question):
+        if isinstance(event, StatusEvent):
+            print(f"[{event.text}]", file=sys.stderr)
+        elif isinstance(event, TokenEvent):
+            print(event.text, end="", flush=True)
+            streamed = True
+        elif isinstance(event, ReplaceEvent):
+            print(f"\n[replaced: {event.reason}]", file=sys.stderr)
+            print(event.text, end="", flush=True)
+            streamed = True
+        elif isinstance(event, DoneEvent):
+            if not streamed:
+                print(event.text, end="")
+            print()
+            print(
+                f"\n[route: {event.route.value}, outcome: {event.outcome.value}]", file=sys.stderr
+            )
+            for citation in event.citations:
+                print(f"{citation.label}  (similarity {citation.similarity:.2f})")
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace, settings: Settings) -> int:
+    import json
+
+    from engine.db import open_database
+    from engine.embeddings import load_embedder
+    from engine.evaluation import (
+        format_report,
+        load_questions,
+        record_calibration,
+        run_evaluation,
+        write_plot,
+    )
+
+    questions = load_questions(Path(args.file))
+    db = open_database(settings)
+    embedder = load_embedder(settings)
+    from engine.db import check_embedding_model
+
+    check_embedding_model(db, embedder.model_name, embedder.dimension)
+    report = run_evaluation(db, embedder, settings, questions)
+    record_calibration(db, report)
+    print(format_report(report))
+    if args.verbose_failures:
+        for failure in report.failures:
+            print(f"  - {failure['question']!r}: {'; '.join(failure['problems'])}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.to_json(), indent=2), encoding="utf-8")
+        print(f"JSON report: {args.json}")
+    if args.plot:
+        write_plot(report, Path(args.plot))
+        print(f"Plot: {args.plot}")
+    return 0 if report.passed else 1
+
+
+COMMANDS: dict[str, Handler] = {
+    "ingest": cmd_ingest,
+    "db": cmd_db,
+    "ask": cmd_ask,
+    "evaluate": cmd_evaluate,
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -147,12 +219,27 @@ def build_parser() -> argparse.ArgumentParser:
     roles.add_argument("--kiosk-password", required=True)
     roles.add_argument("--staff-password", required=True)
 
-    for extra in _EXTRA_PARSERS:
-        extra(sub)
+    ask = sub.add_parser("ask", help="ask a question and stream the answer")
+    ask.add_argument("question")
+    ask.add_argument("--audience", choices=["public", "staff"], default="public")
+    ask.add_argument("--extractive", action="store_true", help="quote passages, no chat model")
+    ask.add_argument("--user", default=None)
+
+    evaluate = sub.add_parser(
+        "evaluate", help="measure routing and retrieval on labelled questions"
+    )
+    evaluate.add_argument("file", help="YAML list of labelled questions")
+    evaluate.add_argument("--json", help="also write every figure and failing question as JSON")
+    evaluate.add_argument("--plot", help="write a PNG of the similarity distributions")
+    evaluate.add_argument("--verbose-failures", action="store_true", help="list every failure")
+
+    for module in ("engine.cli_admin", "engine.cli_ops"):
+        try:
+            registrar = importlib.import_module(module)
+        except ImportError:
+            continue
+        COMMANDS.update(registrar.register(sub))
     return parser
-
-
-_EXTRA_PARSERS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []
 
 
 def main(argv: Sequence[str] | None = None) -> int:

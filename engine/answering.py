@@ -1,0 +1,426 @@
+"""One question in, a stream of typed events out.
+
+The path (DESIGN.md): safety router -> (emergency | clinical | appointment: fixed sentences, no
+retrieval, no model) -> hybrid retrieval with the audience in SQL -> relevance gate (nothing
+passes: fixed "I don't know", no model call) -> grounded prompt -> streamed tokens -> citation
+guard on the finished text (uncited: the bubble is replaced by the fixed refusal).
+
+Without a model (extractive mode, no host configured, or the server failing before any token)
+the answer quotes the best passages word for word with their citations. If the model fails
+mid-stream, the partial text is replaced: a half answer is never presented as final.
+
+Every answer is written to the answer log after its final event; a logging failure never turns
+into an error on screen.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+
+from engine.answer_log import AnswerLogEntry, record_answer
+from engine.citation_guard import check_answer
+from engine.db import Database
+from engine.errors import ModelUnavailable
+from engine.events import (
+    AnswerEvent,
+    Citation,
+    DoneEvent,
+    Outcome,
+    ReplaceEvent,
+    Route,
+    StatusEvent,
+    TokenEvent,
+    Turn,
+)
+from engine.prompting import build_messages
+from engine.protocols import ChatModel, Embedder
+from engine.retrieval import RetrievedPassage, Retriever
+from engine.safety import MODEL_ROUTER_SCHEMA, combine, parse_model_router_reply, route_question
+from engine.settings import Settings
+
+log = logging.getLogger(__name__)
+
+SEARCHING = "Searching the clinic's documents..."
+WRITING = "Writing the answer..."
+EXTRACTIVE_STATUS = "Quoting the clinic's documents directly."
+EXTRACTIVE_INTRO = "The clinic's documents say:"
+EXTRACTIVE_PASSAGES = 2
+ROUTER_TIMEOUT = 4.0
+FOLLOW_UP_WORDS = 6
+_FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|or|but|same for|for)\b", re.IGNORECASE)
+
+
+def _citation(number: int, passage: RetrievedPassage) -> Citation:
+    return Citation(
+        number=number,
+        document_slug=passage.document_slug,
+        document_title=passage.document_title,
+        heading_path=passage.label,
+        text=passage.text,
+        similarity=passage.similarity,
+        reviewed_on=passage.reviewed_on.isoformat() if passage.reviewed_on else None,
+    )
+
+
+def extractive_answer(passages: Sequence[RetrievedPassage]) -> tuple[str, tuple[Citation, ...]]:
+    """The best passages quoted word for word, each with its citation. Never claims they answer."""
+    chosen = list(passages[:EXTRACTIVE_PASSAGES])
+    parts = [EXTRACTIVE_INTRO]
+    for number, passage in enumerate(chosen, start=1):
+        parts.append(f"[{number}] {passage.label}:\n\u201c{passage.text}\u201d")
+    sources = ", ".join(f"[{n}]" for n in range(1, len(chosen) + 1))
+    parts.append(f"Sources: {sources}")
+    citations = tuple(_citation(n, p) for n, p in enumerate(chosen, start=1))
+    return "\n\n".join(parts), citations
+
+
+def standalone_query(question: str, history: Sequence[Turn]) -> str:
+    """A deterministic rewrite of a short follow-up ("and for children?") for retrieval."""
+    if not history:
+        return question
+    words = question.split()
+    if len(words) <= FOLLOW_UP_WORDS or _FOLLOW_UP.match(question):
+        return f"{history[-1].question} {question}"
+    return question
+
+
+class Assistant:
+    """Answers questions for one audience over one database."""
+
+    def __init__(
+        self,
+        db: Database,
+        embedder: Embedder,
+        settings: Settings,
+        *,
+        audience: str,
+        chat: ChatModel | None = None,
+        channel: str = "cli",
+        username: str | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        appointment_helper: Callable[[str], str | None] | None = None,
+    ) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.settings = settings
+        self.audience = "staff" if audience == "staff" else "public"
+        self.chat = chat
+        self.channel = channel
+        self.username = username
+        self.clock = clock
+        self.retriever = Retriever(db, settings)
+        self.appointment_helper = appointment_helper
+
+    @property
+    def generation_mode(self) -> str:
+        mode = self.settings.ollama.generation
+        if mode == "extractive" or self.chat is None:
+            return "extractive"
+        return mode
+
+    def answer(self, question: str, history: Sequence[Turn] = ()) -> Iterator[AnswerEvent]:
+        start = self.clock()
+        timings: dict[str, float] = {}
+        texts = self.settings.texts
+        decision = route_question(question)
+        if decision.route is Route.EMERGENCY:
+            yield from self._fixed(
+                question, decision.route, decision.reason, Outcome.EMERGENCY, texts.emergency, start
+            )
+            return
+        if decision.route is Route.CLINICAL:
+            yield from self._fixed(
+                question, decision.route, decision.reason, Outcome.CLINICAL, texts.clinical, start
+            )
+            return
+        if history:
+            # A follow-up is routed together with what came before ("and for my daughter?").
+            joined = route_question(f"{history[-1].question} {question}")
+            if joined.route in (Route.EMERGENCY, Route.CLINICAL):
+                outcome = Outcome.EMERGENCY if joined.route is Route.EMERGENCY else Outcome.CLINICAL
+                text = texts.emergency if joined.route is Route.EMERGENCY else texts.clinical
+                yield from self._fixed(
+                    question, joined.route, f"follow-up:{joined.reason}", outcome, text, start
+                )
+                return
+        search_text = standalone_query(question, history)
+        if self.settings.ollama.router and self.chat is not None:
+            decision, rewritten = self._model_router(question, history, decision)
+            if decision.route in (Route.EMERGENCY, Route.CLINICAL):
+                outcome = (
+                    Outcome.EMERGENCY if decision.route is Route.EMERGENCY else Outcome.CLINICAL
+                )
+                text = texts.emergency if decision.route is Route.EMERGENCY else texts.clinical
+                yield from self._fixed(
+                    question, decision.route, decision.reason, outcome, text, start
+                )
+                return
+            if rewritten:
+                search_text = rewritten
+        if decision.route is Route.APPOINTMENT:
+            text = texts.booking if self.audience == "public" else texts.staff_booking
+            if self.audience == "staff" and self.appointment_helper is not None:
+                try:
+                    extra = self.appointment_helper(question)
+                except Exception:
+                    log.exception("appointment lookup failed")
+                    extra = None
+                if extra:
+                    text = f"{text}\n\n{extra}"
+            yield from self._fixed(
+                question, decision.route, decision.reason, Outcome.APPOINTMENT, text, start
+            )
+            return
+
+        yield StatusEvent(SEARCHING)
+        t = self.clock()
+        vector = self.embedder.embed_query(search_text)
+        timings["embed"] = self.clock() - t
+        t = self.clock()
+        result = self.retriever.search_with_candidates(vector, search_text, self.audience)
+        timings["search"] = self.clock() - t
+        passages = list(result.passages)
+        best = result.best_similarity
+        if not passages:
+            yield from self._finish(
+                question,
+                decision.route,
+                decision.reason,
+                Outcome.NO_ANSWER,
+                texts.refusal,
+                (),
+                start,
+                timings,
+                best,
+            )
+            return
+
+        if self.generation_mode == "extractive":
+            yield StatusEvent(EXTRACTIVE_STATUS)
+            text, citations = extractive_answer(passages)
+            yield TokenEvent(text)
+            yield from self._finish(
+                question,
+                decision.route,
+                decision.reason,
+                Outcome.EXTRACTIVE,
+                text,
+                citations,
+                start,
+                timings,
+                best,
+            )
+            return
+        yield from self._generate(
+            question, history, decision.route, decision.reason, passages, start, timings, best
+        )
+
+    # -- generation -----------------------------------------------------------------------
+
+    def _generate(
+        self,
+        question: str,
+        history: Sequence[Turn],
+        route: Route,
+        reason: str,
+        passages: list[RetrievedPassage],
+        start: float,
+        timings: dict[str, float],
+        best: float | None,
+    ) -> Iterator[AnswerEvent]:
+        assert self.chat is not None
+        refusal = self.settings.texts.refusal
+        messages = build_messages(question, passages, refusal, history)
+        yield StatusEvent(WRITING)
+        pieces: list[str] = []
+        prompt_tokens = completion_tokens = None
+        t = self.clock()
+        stream = self.chat.stream(messages)
+        try:
+            for delta in stream:
+                if delta.text:
+                    if not pieces:
+                        timings["first_token"] = self.clock() - t
+                    pieces.append(delta.text)
+                    yield TokenEvent(delta.text)
+                if delta.done:
+                    prompt_tokens, completion_tokens = delta.prompt_tokens, delta.completion_tokens
+                    if delta.done_reason == "length":
+                        # Cut off by the context or token limit: never show half an answer.
+                        raise ModelUnavailable("The model's answer was cut off (length limit).")
+        except ModelUnavailable as exc:
+            log.warning("model failed: %s", exc)
+            text, citations = extractive_answer(passages)
+            if pieces:
+                yield ReplaceEvent(text, "model_failed")
+            else:
+                yield StatusEvent(EXTRACTIVE_STATUS)
+                yield TokenEvent(text)
+            yield from self._finish(
+                question,
+                route,
+                reason,
+                Outcome.EXTRACTIVE,
+                text,
+                citations,
+                start,
+                timings,
+                best,
+                guard_reason=f"model_failed:{exc}",
+                original="".join(pieces) or None,
+            )
+            return
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+        timings["generate"] = self.clock() - t
+        original = "".join(pieces)
+        verdict = check_answer(original, [p.prompt_text for p in passages], refusal)
+        model = self.chat.model
+        if verdict.ok and verdict.is_refusal:
+            if verdict.text != original:
+                yield ReplaceEvent(refusal, "refusal")
+            yield from self._finish(
+                question,
+                route,
+                reason,
+                Outcome.NO_ANSWER,
+                refusal,
+                (),
+                start,
+                timings,
+                best,
+                model=model,
+                tokens=(prompt_tokens, completion_tokens),
+            )
+            return
+        if not verdict.ok:
+            yield ReplaceEvent(refusal, verdict.reason or "guard")
+            yield from self._finish(
+                question,
+                route,
+                reason,
+                Outcome.GUARDED,
+                refusal,
+                (),
+                start,
+                timings,
+                best,
+                guard_reason=verdict.reason,
+                original=original,
+                model=model,
+                tokens=(prompt_tokens, completion_tokens),
+            )
+            return
+        if verdict.text != original:
+            yield ReplaceEvent(verdict.text, "invalid_citations_removed")
+        citations = tuple(_citation(n, passages[n - 1]) for n in verdict.cited)
+        yield from self._finish(
+            question,
+            route,
+            reason,
+            Outcome.ANSWERED,
+            verdict.text,
+            citations,
+            start,
+            timings,
+            best,
+            original=original if verdict.text != original else None,
+            model=model,
+            tokens=(prompt_tokens, completion_tokens),
+        )
+
+    def _model_router(
+        self, question: str, history: Sequence[Turn], decision: object
+    ) -> tuple[object, str | None]:
+        from engine.safety import RoutingDecision
+
+        assert isinstance(decision, RoutingDecision)
+        assert self.chat is not None
+        context = "\n".join(f"Q: {t.question}\nA: {t.answer}" for t in list(history)[-3:])
+        messages = [
+            {
+                "role": "system",
+                "content": (
+                    "Classify the patient's latest question for a clinic information kiosk. "
+                    "route: emergency (someone may be in danger now), clinical_advice (the answer "
+                    "depends on this person's health, medicines or results), appointment (book, "
+                    "change or cancel), information (published practical guidance). Also rewrite "
+                    "the question as a stand-alone search query using the conversation."
+                ),
+            },
+            {"role": "user", "content": f"{context}\nLatest question: {question}"},
+        ]
+        try:
+            raw = self.chat.complete_json(messages, MODEL_ROUTER_SCHEMA, ROUTER_TIMEOUT)
+        except Exception as exc:  # timeout, bad JSON, no server: the safe deterministic path
+            log.info(
+                "model router unavailable (%s); deterministic routing only", type(exc).__name__
+            )
+            return decision, None
+        opinion, rewritten = parse_model_router_reply(raw)
+        return combine(decision, opinion), rewritten
+
+    # -- endings --------------------------------------------------------------------------
+
+    def _fixed(
+        self, question: str, route: Route, reason: str, outcome: Outcome, text: str, start: float
+    ) -> Iterator[AnswerEvent]:
+        yield from self._finish(question, route, reason, outcome, text, (), start, {}, None)
+
+    def _finish(
+        self,
+        question: str,
+        route: Route,
+        reason: str,
+        outcome: Outcome,
+        text: str,
+        citations: tuple[Citation, ...],
+        start: float,
+        timings: dict[str, float],
+        best: float | None,
+        *,
+        guard_reason: str | None = None,
+        original: str | None = None,
+        model: str | None = None,
+        tokens: tuple[int | None, int | None] = (None, None),
+    ) -> Iterator[AnswerEvent]:
+        timings = {**timings, "total": self.clock() - start}
+        yield DoneEvent(
+            text=text,
+            route=route,
+            outcome=outcome,
+            citations=citations,
+            timings=timings,
+            prompt_tokens=tokens[0],
+            completion_tokens=tokens[1],
+            model=model,
+        )
+        try:
+            record_answer(
+                self.db,
+                AnswerLogEntry(
+                    channel=self.channel,
+                    audience=self.audience,
+                    question=question,
+                    route=route.value,
+                    route_reason=reason,
+                    outcome=outcome.value,
+                    shown_text=text,
+                    original_text=original,
+                    guard_reason=guard_reason,
+                    citations=citations,
+                    best_similarity=best,
+                    model=model,
+                    timings=timings,
+                    prompt_tokens=tokens[0],
+                    completion_tokens=tokens[1],
+                    username=self.username,
+                ),
+            )
+        except Exception:
+            log.warning("could not write the answer log", exc_info=True)

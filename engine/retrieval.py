@@ -1,0 +1,231 @@
+"""Hybrid retrieval: a vector arm (cosine, HNSW) and a full-text arm, fused by reciprocal rank,
+then judged by a relevance gate built on absolute evidence.
+
+Rules this module must keep:
+- Audience is in the SQL WHERE clause of both arms. ``staff`` sees public and staff documents;
+  anything else (including unknown values) sees public only. Nothing is filtered in memory.
+- The query vector is a statement parameter, never a CTE column, so the planner can use HNSW.
+- Fusion orders; it never judges. The gate uses cosine similarity and term evidence, is applied
+  to every candidate before the cut to ``max_passages``, and when nothing passes, the caller says
+  the fixed "I don't know" sentence without calling a model.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import sqlalchemy as sa
+
+from engine.db import Database
+from engine.settings import Settings
+
+
+@dataclass(frozen=True)
+class RetrievedPassage:
+    chunk_id: int
+    document_slug: str
+    document_title: str
+    audience: str
+    heading_path: str
+    text: str
+    similarity: float
+    vector_rank: int | None
+    keyword_rank: int | None
+    reviewed_on: dt.date | None
+    term_share: float = 0.0  # IDF-weighted share of the question's terms found in the passage
+    fused_score: float = 0.0
+
+    @property
+    def label(self) -> str:
+        return self.heading_path or self.document_title
+
+    @property
+    def prompt_text(self) -> str:
+        """Heading path and body: what is offered to the model and checked by the guard."""
+        return f"{self.label}\n{self.text}"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    passages: tuple[RetrievedPassage, ...]  # passed the gate, fused order, at most max_passages
+    candidates: tuple[RetrievedPassage, ...]  # everything both arms returned (for evaluation)
+
+    @property
+    def best_similarity(self) -> float | None:
+        return max((c.similarity for c in self.candidates), default=None)
+
+
+def visible_audiences(audience: str) -> list[str]:
+    """The audiences a reader may see. Fails closed: only exactly 'staff' sees staff rows."""
+    return ["public", "staff"] if audience == "staff" else ["public"]
+
+
+def reciprocal_rank_fusion(
+    rankings: Sequence[Sequence[int]], k: int = 60
+) -> list[tuple[int, float]]:
+    """Fuse ranked id lists: score(id) = sum(1 / (k + rank)), rank starting at 1.
+
+    Returns (id, score) sorted by score descending, ties broken by first appearance.
+    """
+    scores: dict[int, float] = {}
+    order: dict[int, int] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking, start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            order.setdefault(item, len(order))
+    return sorted(scores.items(), key=lambda pair: (-pair[1], order[pair[0]]))
+
+
+def _vector_literal(vector: Sequence[float]) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
+
+
+_VECTOR_SQL = sa.text(
+    """
+    SELECT c.id, 1 - (c.embedding <=> CAST(:q AS vector)) AS similarity
+    FROM chunks c JOIN documents d ON d.id = c.document_id
+    WHERE d.audience = ANY(CAST(:audiences AS varchar[]))
+    ORDER BY c.embedding <=> CAST(:q AS vector)
+    LIMIT :k
+    """
+)
+
+# Terms are OR-ed for recall; matched-term evidence is judged by the gate, not by this query.
+_KEYWORD_SQL = sa.text(
+    """
+    SELECT c.id, ts_rank_cd(c.tsv, q.query) AS rank
+    FROM chunks c JOIN documents d ON d.id = c.document_id,
+         (SELECT to_tsquery('english', :orquery) AS query) q
+    WHERE d.audience = ANY(CAST(:audiences AS varchar[])) AND c.tsv @@ q.query
+    ORDER BY rank DESC, c.id
+    LIMIT :k
+    """
+)
+
+_DETAILS_SQL = sa.text(
+    """
+    SELECT c.id, d.slug, d.title, d.audience, c.heading_path, c.text, d.reviewed_on,
+           1 - (c.embedding <=> CAST(:q AS vector)) AS similarity,
+           tsvector_to_array(c.tsv) AS lexemes
+    FROM chunks c JOIN documents d ON d.id = c.document_id
+    WHERE c.id = ANY(:ids) AND d.audience = ANY(CAST(:audiences AS varchar[]))
+    """
+)
+
+_LEXEMES_SQL = sa.text(
+    "SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', :text))) AS lexeme"
+)
+
+_DOC_FREQ_SQL = sa.text(
+    """
+    SELECT lex, (SELECT count(*) FROM chunks WHERE tsv @@ to_tsquery('simple', quote_literal(lex)))
+    FROM unnest(CAST(:lexemes AS text[])) AS lex
+    """
+)
+
+
+class Retriever:
+    """Searches one database's chunks for one embedding model's floor."""
+
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+        self.config = settings.retrieval
+        self.floor = settings.similarity_floor
+
+    def search(
+        self, question_embedding: Sequence[float], question_text: str, audience: str
+    ) -> list[RetrievedPassage]:
+        return list(
+            self.search_with_candidates(question_embedding, question_text, audience).passages
+        )
+
+    def search_with_candidates(
+        self, question_embedding: Sequence[float], question_text: str, audience: str
+    ) -> SearchResult:
+        audiences = visible_audiences(audience)
+        q = _vector_literal(question_embedding)
+        k = self.config.candidates
+        with self.db.session() as session:
+            session.execute(sa.text("SET LOCAL hnsw.ef_search = 100"))
+            session.execute(sa.text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+            vector_ids = [
+                int(r[0])
+                for r in session.execute(_VECTOR_SQL, {"q": q, "audiences": audiences, "k": k})
+            ]
+            lexemes = sorted(
+                str(r[0]) for r in session.execute(_LEXEMES_SQL, {"text": question_text})
+            )
+            keyword_ids: list[int] = []
+            doc_freq: dict[str, int] = {}
+            total_chunks = 1
+            if lexemes:
+                orquery = " | ".join(_quote_lexeme(lex) for lex in lexemes)
+                keyword_ids = [
+                    int(r[0])
+                    for r in session.execute(
+                        _KEYWORD_SQL, {"orquery": orquery, "audiences": audiences, "k": k}
+                    )
+                ]
+                doc_freq = {
+                    str(r[0]): int(r[1])
+                    for r in session.execute(_DOC_FREQ_SQL, {"lexemes": lexemes})
+                }
+                total_chunks = max(
+                    1, int(session.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one())
+                )
+            ids = list(dict.fromkeys(vector_ids + keyword_ids))
+            rows = session.execute(_DETAILS_SQL, {"ids": ids, "q": q, "audiences": audiences}).all()
+        weights = {lex: math.log(1 + total_chunks / (1 + doc_freq.get(lex, 0))) for lex in lexemes}
+        total_weight = sum(weights.values())
+        vector_rank = {cid: rank for rank, cid in enumerate(vector_ids, start=1)}
+        keyword_rank = {cid: rank for rank, cid in enumerate(keyword_ids, start=1)}
+        by_id: dict[int, RetrievedPassage] = {}
+        for row in rows:
+            passage_lexemes = set(row.lexemes or ())
+            share = (
+                sum(w for lex, w in weights.items() if lex in passage_lexemes) / total_weight
+                if total_weight
+                else 0.0
+            )
+            by_id[int(row.id)] = RetrievedPassage(
+                chunk_id=int(row.id),
+                document_slug=row.slug,
+                document_title=row.title,
+                audience=row.audience,
+                heading_path=row.heading_path,
+                text=row.text,
+                similarity=float(row.similarity),
+                vector_rank=vector_rank.get(int(row.id)),
+                keyword_rank=keyword_rank.get(int(row.id)),
+                reviewed_on=row.reviewed_on,
+                term_share=share,
+            )
+        fused = reciprocal_rank_fusion([vector_ids, keyword_ids], k=self.config.rrf_k)
+        candidates = tuple(
+            replace(by_id[cid], fused_score=score) for cid, score in fused if cid in by_id
+        )
+        kept = tuple(p for p in candidates if self.passes_gate(p))[: self.config.max_passages]
+        return SearchResult(passages=kept, candidates=candidates)
+
+    def passes_gate(self, passage: RetrievedPassage) -> bool:
+        """Absolute evidence only, never the fused score: similarity over the model's floor
+        with some of the question's rare terms, or a strong keyword match (most of the rare
+        terms) that is not semantically unrelated."""
+        if (
+            passage.similarity >= self.floor
+            and passage.term_share >= self.config.vector_min_term_share
+        ):
+            return True
+        return (
+            passage.keyword_rank is not None
+            and passage.similarity >= self.config.keyword_min_similarity
+            and passage.term_share >= self.config.keyword_min_term_share
+        )
+
+
+def _quote_lexeme(lexeme: str) -> str:
+    return "'" + lexeme.replace("'", "''").replace("\\", "\\\\") + "'"

@@ -1,0 +1,192 @@
+"""Wiring: builds the engine's parts from settings for an app or the command line.
+
+``build_backend`` returns an :class:`engine.protocols.AssistantBackend`. The kiosk channel is
+always public, whatever the audience argument or the configuration says.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+
+import sqlalchemy as sa
+
+from engine.answer_log import AnswerLogEntry, purge_expired, record_answer
+from engine.answering import Assistant
+from engine.db import Database, open_database
+from engine.embeddings import load_embedder
+from engine.errors import ClinicError, DatabaseUnavailable
+from engine.events import AnswerEvent, DoneEvent, Outcome, Route, Turn
+from engine.protocols import ChatModel, Embedder
+from engine.safety import route_question
+from engine.settings import Settings
+
+log = logging.getLogger(__name__)
+
+MAX_SUGGESTIONS = 6
+
+
+def build_chat(settings: Settings) -> ChatModel | None:
+    """The configured chat model, or None when answers are extractive."""
+    if settings.ollama.generation == "extractive" or not settings.ollama.hosts:
+        return None
+    from engine.ollama_chat import OllamaChat
+
+    return OllamaChat.from_settings(settings)
+
+
+class ServiceBackend:
+    """AssistantBackend over the real database, embedder and (optional) chat model.
+
+    The database is opened lazily and re-opened after a failure, so a kiosk started while the
+    database is down recovers by itself.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        audience: str,
+        channel: str,
+        username: str | None = None,
+        embedder: Embedder | None = None,
+        chat: ChatModel | None = None,
+        db: Database | None = None,
+    ) -> None:
+        self.settings = settings
+        self.channel = channel
+        self.audience = "public" if channel == "kiosk" or audience != "staff" else "staff"
+        self.username = username
+        self._embedder = embedder
+        self._chat = chat if chat is not None else build_chat(settings)
+        self._db = db
+        self._lock = threading.Lock()
+        self._purged = False
+
+    def database(self) -> Database:
+        with self._lock:
+            if self._db is None:
+                self._db = open_database(self.settings)
+            db = self._db
+        if not self._purged:
+            self._purged = True
+            try:
+                purge_expired(db, self.settings.logging.answer_retention_days)
+            except ClinicError:
+                log.warning("could not purge old answers", exc_info=True)
+        return db
+
+    def embedder(self) -> Embedder:
+        with self._lock:
+            if self._embedder is None:
+                self._embedder = load_embedder(self.settings)
+            return self._embedder
+
+    def assistant(self) -> Assistant:
+        return Assistant(
+            self.database(),
+            self.embedder(),
+            self.settings,
+            audience=self.audience,
+            chat=self._chat,
+            channel=self.channel,
+            username=self.username,
+            appointment_helper=self._appointment_helper if self.audience == "staff" else None,
+        )
+
+    def answer(self, question: str, history: Sequence[Turn] = ()) -> Iterator[AnswerEvent]:
+        # Safety routing needs neither the database nor the embedder: an emergency is answered
+        # even when both are down.
+        decision = route_question(question)
+        if decision.route is Route.EMERGENCY:
+            yield DoneEvent(
+                text=self.settings.texts.emergency,
+                route=Route.EMERGENCY,
+                outcome=Outcome.EMERGENCY,
+            )
+            self._log_emergency(question, decision.reason)
+            return
+        yield from self.assistant().answer(question, history)
+
+    def _log_emergency(self, question: str, reason: str) -> None:
+        try:
+            record_answer(
+                self.database(),
+                AnswerLogEntry(
+                    channel=self.channel,
+                    audience=self.audience,
+                    question=question,
+                    route=Route.EMERGENCY.value,
+                    route_reason=reason,
+                    outcome="emergency",
+                    shown_text=self.settings.texts.emergency,
+                    username=self.username,
+                ),
+            )
+        except Exception:
+            log.warning("could not log an emergency routing", exc_info=True)
+
+    def check_database(self) -> None:
+        try:
+            self.database().ping()
+        except DatabaseUnavailable:
+            with self._lock:
+                if self._db is not None:
+                    self._db.dispose()
+                self._db = None
+            raise
+        except ClinicError as exc:
+            raise DatabaseUnavailable(str(exc)) from exc
+
+    def suggested_questions(self) -> list[str]:
+        """Section headings of this audience's documents, as tappable questions."""
+        audiences = ["public", "staff"] if self.audience == "staff" else ["public"]
+        with self.database().session() as session:
+            rows = session.execute(
+                sa.text(
+                    """
+                    SELECT DISTINCT ON (d.slug) d.slug, split_part(c.heading_path, ' > ', 2)
+                    FROM chunks c JOIN documents d ON d.id = c.document_id
+                    WHERE d.audience = ANY(CAST(:a AS varchar[]))
+                      AND split_part(c.heading_path, ' > ', 2) <> ''
+                    ORDER BY d.slug, c.ordinal
+                    """
+                ),
+                {"a": audiences},
+            ).all()
+        headings = [str(r[1]) for r in rows if r[1]]
+        return headings[:MAX_SUGGESTIONS]
+
+    def _appointment_helper(self, question: str) -> str | None:
+        try:
+            from engine.booking import BookingService
+        except ImportError:
+            return None
+        service = BookingService(self.database())
+        lowered = question.lower()
+        department = next((d for d in service.departments() if d.lower()[:5] in lowered), "")
+        part = (
+            "morning" if "morning" in lowered else "afternoon" if "afternoon" in lowered else "any"
+        )
+        slots = service.next_free_summary(department, part_of_day=part)
+        if not slots:
+            return None
+        lines = [
+            f"- {s.starts_at.astimezone(service.tz):%a %d %b %H:%M}, {s.clinician} "
+            f"({s.department}), slot {s.slot_id}"
+            for s in slots
+        ]
+        return "Next free slots (read-only; book them in the Appointments tab):\n" + "\n".join(
+            lines
+        )
+
+
+def build_backend(
+    settings: Settings,
+    audience: str = "public",
+    channel: str = "kiosk",
+    username: str | None = None,
+) -> ServiceBackend:
+    """The backend an app uses. A kiosk is public whatever ``audience`` says."""
+    return ServiceBackend(settings, audience=audience, channel=channel, username=username)
