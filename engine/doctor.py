@@ -1,0 +1,424 @@
+"""Health checks for IT: can this machine answer questions, and if not, what to do about it.
+
+:func:`run_checks` returns one :class:`Check` per concern: the config file, the database (reachable,
+PostgreSQL and pgvector versions, schema revision), the embedding model (file, hash, tokenizer,
+dimension recorded in the database), the similarity floor's calibration, the Ollama hosts and the
+log folder. A check is *blocking* when its failure stops answering (database down, schema behind
+and not upgradable, embedding model broken or mismatched); everything else is a warning (no model
+server still answers extractively).
+
+This module must never change anything: no migrations, no ingest, no model pulls. The only writes
+are a probe file in the log folder (removed at once) and the embedding model folder the apps
+assemble anyway.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import tempfile
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from alembic.script import ScriptDirectory
+
+from engine import db as dbm
+from engine.errors import ClinicError
+from engine.settings import Settings, load_settings
+
+MIN_POSTGRES = 15
+MIN_PGVECTOR = (0, 5, 0)  # HNSW indexes
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    blocking: bool
+    detail: str
+    fix: str = ""
+
+    @property
+    def label(self) -> str:
+        if self.ok:
+            return "OK"
+        return "FAIL" if self.blocking else "WARN"
+
+
+def _check_config(settings: Settings) -> Check:
+    path = settings.config_file
+    if path is None:
+        return Check(
+            "config",
+            True,
+            False,
+            "no config file found; built-in defaults and CLINIC_* variables are in use",
+            "",
+        )
+    try:
+        load_settings(path, settings.data_dir)
+    except ClinicError as exc:
+        return Check("config", False, True, str(exc), f"Correct {path} (docs/configuration.md).")
+    return Check("config", True, False, f"{path} is valid", "")
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    parts = []
+    for piece in text.split("."):
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+def _check_server(conn: sa.Connection) -> list[Check]:
+    checks: list[Check] = []
+    number = int(conn.execute(sa.text("SHOW server_version_num")).scalar_one())
+    shown: str = conn.execute(sa.text("SHOW server_version")).scalar_one()
+    major = number // 10000
+    checks.append(
+        Check(
+            "postgresql",
+            major >= MIN_POSTGRES,
+            major < MIN_POSTGRES,
+            f"PostgreSQL {shown}",
+            "" if major >= MIN_POSTGRES else f"Upgrade the server to PostgreSQL {MIN_POSTGRES}+.",
+        )
+    )
+    installed = conn.execute(
+        sa.text("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+    ).scalar()
+    available = conn.execute(
+        sa.text("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")
+    ).scalar()
+    version = installed or available
+    if version is None:
+        checks.append(
+            Check(
+                "pgvector",
+                False,
+                True,
+                "the pgvector extension is not available on this server",
+                "Install pgvector 0.5+ on the database server (package postgresql-NN-pgvector).",
+            )
+        )
+    else:
+        good = _version_tuple(str(version)) >= MIN_PGVECTOR
+        state = "installed" if installed else "available, not yet created"
+        checks.append(
+            Check(
+                "pgvector",
+                good,
+                not good,
+                f"pgvector {version} ({state})",
+                "" if good else "Upgrade pgvector to 0.5 or later (HNSW indexes).",
+            )
+        )
+    return checks
+
+
+def _can_migrate(conn: sa.Connection) -> bool:
+    return bool(
+        conn.execute(
+            sa.text(
+                "SELECT rolsuper OR has_schema_privilege('public', 'CREATE') "
+                "FROM pg_roles WHERE rolname = current_user"
+            )
+        ).scalar()
+    )
+
+
+def _check_schema(db: dbm.Database) -> Check:
+    head = dbm.head_revision()
+    current = dbm.current_revision(db)
+    if current == head:
+        return Check("schema", True, False, f"at revision {head} (latest)", "")
+    known = {
+        script.revision
+        for script in ScriptDirectory.from_config(dbm.alembic_config()).walk_revisions()
+    }
+    if current is not None and current not in known:
+        return Check(
+            "schema",
+            False,
+            True,
+            f"the database is at revision {current}, which this version does not know "
+            f"(its latest is {head}): the database was upgraded by a newer version",
+            "Install the same Clinic Assistant version on this machine as on the others.",
+        )
+    with db.engine.connect() as conn:
+        upgradable = _can_migrate(conn)
+    detail = f"at revision {current or 'nothing'}, this version needs {head}"
+    if upgradable:
+        return Check(
+            "schema",
+            False,
+            False,
+            detail + " (applied automatically when an app starts)",
+            "Run 'clinic-assistant db upgrade' now to apply it once, as IT.",
+        )
+    return Check(
+        "schema",
+        False,
+        True,
+        detail + "; this database role cannot apply migrations",
+        "Run 'clinic-assistant db upgrade' with the owner's DSN, then 'db init-roles' again.",
+    )
+
+
+def _recorded_model(db: dbm.Database) -> Any:
+    with db.engine.connect() as conn:
+        return conn.execute(
+            sa.text(
+                "SELECT model_name, dimension, similarity_floor, floor_calibrated_at "
+                "FROM embedding_config WHERE id = 1"
+            )
+        ).first()
+
+
+def _check_embedding(settings: Settings, recorded: Any) -> Check:
+    from engine.embeddings import MODELS, prepare_model_dir, sha256_of
+
+    name = settings.embedding.model
+    reembed = f"Run '{dbm.REEMBED_COMMAND}', or set [embedding] model back."
+    if settings.embedding.ollama_model:
+        detail = f"embedding through Ollama ({settings.embedding.ollama_model})"
+        if recorded is not None and recorded.model_name != settings.embedding.ollama_model:
+            return Check(
+                "embedding model",
+                False,
+                True,
+                f"{detail}, but the database was built with {recorded.model_name}",
+                reembed,
+            )
+        return Check("embedding model", True, False, detail, "")
+    spec = MODELS.get(name)
+    if spec is None:
+        return Check(
+            "embedding model",
+            False,
+            True,
+            f"{name!r} is not a model this installation can load offline",
+            f"Set [embedding] model to one of: {', '.join(MODELS)}.",
+        )
+    reinstall = "Reinstall Clinic Assistant (the model ships with it)."
+    try:
+        onnx = spec.onnx_path()
+        if not onnx.is_file():
+            return Check("embedding model", False, True, f"{onnx} is missing", reinstall)
+        actual = sha256_of(onnx)
+        if actual != spec.onnx_sha256:
+            return Check(
+                "embedding model",
+                False,
+                True,
+                f"{onnx} is damaged (sha256 {actual[:12]}..., expected {spec.onnx_sha256[:12]}...)",
+                reinstall,
+            )
+        prepare_model_dir(spec, settings.model_dir)
+    except ClinicError as exc:
+        return Check("embedding model", False, True, str(exc), reinstall)
+    except OSError as exc:
+        return Check(
+            "embedding model",
+            False,
+            True,
+            f"the model folder {settings.model_dir} cannot be prepared: {exc}",
+            "Make the data folder writable for this user.",
+        )
+    detail = f"{name} ({spec.dimension} dimensions), sha256 verified"
+    if recorded is None:
+        return Check("embedding model", True, False, detail + "; no documents ingested yet", "")
+    if recorded.model_name != name or recorded.dimension != spec.dimension:
+        return Check(
+            "embedding model",
+            False,
+            True,
+            f"configured {name} ({spec.dimension} dimensions), but the database was built with "
+            f"{recorded.model_name} ({recorded.dimension} dimensions)",
+            reembed,
+        )
+    return Check("embedding model", True, False, detail + "; matches the database", "")
+
+
+def _check_floor(settings: Settings, recorded: Any) -> Check:
+    model = settings.embedding.ollama_model or settings.embedding.model
+    floors = settings.retrieval.similarity_floors
+    evaluate = "Run 'clinic-assistant evaluate' and set the floor it recommends."
+    if model not in floors:
+        return Check(
+            "similarity floor",
+            False,
+            True,
+            f"no similarity floor is configured for {model}: questions would be refused",
+            evaluate + f' Put it under [retrieval.similarity_floors] as "{model}" = <floor>.',
+        )
+    configured = floors[model]
+    if recorded is None or recorded.floor_calibrated_at is None:
+        return Check(
+            "similarity floor",
+            False,
+            False,
+            f"{configured:.2f} from the config, never calibrated on this database's documents",
+            evaluate,
+        )
+    when = recorded.floor_calibrated_at
+    stamp = when.date().isoformat() if isinstance(when, dt.datetime) else str(when)
+    measured = recorded.similarity_floor
+    if measured is not None and abs(float(measured) - configured) > 0.01:
+        return Check(
+            "similarity floor",
+            False,
+            False,
+            f"the config uses {configured:.2f} but evaluation on {stamp} recommended "
+            f"{float(measured):.2f}",
+            f'Set "{model}" = {float(measured):.2f} under [retrieval.similarity_floors].',
+        )
+    return Check("similarity floor", True, False, f"{configured:.2f}, calibrated on {stamp}", "")
+
+
+def _check_ollama(settings: Settings) -> list[Check]:
+    o = settings.ollama
+    if not o.hosts or o.generation == "extractive":
+        reason = "no hosts configured" if not o.hosts else "generation = extractive"
+        return [
+            Check(
+                "ollama",
+                True,
+                False,
+                f"{reason}: answers are extractive (passages quoted with citations)",
+                "",
+            )
+        ]
+    from engine.ollama_chat import OllamaChat
+
+    checks: list[Check] = []
+    for host in o.hosts:
+        name = f"ollama {host}"
+        try:
+            chat = OllamaChat.from_settings(settings, host)
+        except ClinicError as exc:
+            checks.append(Check(name, False, False, str(exc), "Correct [ollama] hosts."))
+            continue
+        try:
+            if not chat.is_reachable(timeout=o.connect_timeout):
+                checks.append(
+                    Check(
+                        name,
+                        False,
+                        False,
+                        "not reachable: answers fall back to extractive",
+                        f"Start Ollama on {host} (OLLAMA_HOST=0.0.0.0 for other machines) and "
+                        "check the firewall, or correct [ollama] hosts.",
+                    )
+                )
+                continue
+            try:
+                present = chat.has_model()
+            except ClinicError as exc:
+                checks.append(Check(name, False, False, str(exc), "Check the Ollama server log."))
+                continue
+            if present:
+                checks.append(Check(name, True, False, f"reachable; {o.model} is present", ""))
+            else:
+                checks.append(
+                    Check(
+                        name,
+                        False,
+                        False,
+                        f"reachable, but the model {o.model} is not pulled: answers are extractive",
+                        f"On {host}: ollama pull {o.model}",
+                    )
+                )
+        finally:
+            chat.close()
+    return checks
+
+
+def _check_logs(settings: Settings) -> Check:
+    folder = settings.log_dir
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-", delete=True) as probe:
+            probe.write(b"ok")
+    except OSError as exc:
+        return Check(
+            "logs",
+            False,
+            False,
+            f"{folder} is not writable: {exc}",
+            "Make the folder writable for this user, or move the data with --data-dir.",
+        )
+    return Check("logs", True, False, f"{folder} is writable", "")
+
+
+def _database_checks(settings: Settings) -> tuple[list[Check], Any]:
+    try:
+        url = dbm.database_url(settings)
+        database = dbm.Database(url, pool_size=1, connect_timeout=settings.database.connect_timeout)
+    except ClinicError as exc:
+        return [_database_down(settings, str(exc))], None
+    except Exception as exc:  # a malformed DSN
+        return [_database_down(settings, f"the database URL is not valid: {exc}")], None
+    try:
+        try:
+            database.ping()
+        except ClinicError as exc:
+            cause = exc.__cause__
+            reason = getattr(cause, "orig", cause) or exc
+            return [_database_down(settings, f"{dbm.redact(url)}: {reason}".strip())], None
+        checks = [Check("database", True, True, f"reachable at {dbm.redact(url)}", "")]
+        with database.engine.connect() as conn:
+            checks.extend(_check_server(conn))
+        schema = _check_schema(database)
+        checks.append(schema)
+        recorded = None
+        if schema.ok or not schema.blocking:
+            try:
+                recorded = _recorded_model(database)
+            except sa.exc.ProgrammingError:
+                recorded = None  # no schema yet
+        return checks, recorded
+    finally:
+        database.dispose()
+
+
+def _database_down(settings: Settings, detail: str) -> Check:
+    if settings.database.url:
+        fix = (
+            "Check [database] url (or CLINIC_DATABASE_URL): host, port, database name, user and "
+            "password; that the server is running; and that pg_hba.conf admits this machine."
+        )
+    else:
+        fix = (
+            f"The embedded database in {settings.pgdata_dir} did not start: read "
+            f"{settings.pgdata_dir / 'log'}, and check the folder is writable."
+        )
+    return Check("database", False, True, f"cannot connect: {detail}", fix)
+
+
+def run_checks(settings: Settings) -> list[Check]:
+    """Every health check, in the order a person would fix them."""
+    checks = [_check_config(settings)]
+    db_checks, recorded = _database_checks(settings)
+    checks.extend(db_checks)
+    checks.append(_check_embedding(settings, recorded))
+    if db_checks[0].ok:
+        checks.append(_check_floor(settings, recorded))
+    checks.extend(_check_ollama(settings))
+    checks.append(_check_logs(settings))
+    return checks
+
+
+def report_lines(checks: list[Check]) -> list[str]:
+    """The doctor's printout: ``OK|WARN|FAIL name: detail`` and an indented ``fix:`` hint."""
+    lines: list[str] = []
+    for check in checks:
+        lines.append(f"{check.label:<4} {check.name}: {check.detail}")
+        if not check.ok and check.fix:
+            lines.append(f"     fix: {check.fix}")
+    return lines
+
+
+def healthy(checks: list[Check]) -> bool:
+    """True unless a blocking check failed."""
+    return not any(c.blocking and not c.ok for c in checks)
