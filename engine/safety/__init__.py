@@ -1,0 +1,26 @@
+"""Safety routing: emergency, clinical advice, appointment or information, decided without a model.
+
+The public API is re-exported here; see :mod:`engine.safety.router` for the order and
+:mod:`engine.safety.rules` for where each line is drawn and why.
+"""
+
+from engine.safety.model_router import MODEL_ROUTER_SCHEMA, parse_model_router_reply
+from engine.safety.router import (
+    SAFETY_ORDER,
+    RoutingDecision,
+    canonical_question,
+    combine,
+    route_question,
+)
+from engine.safety.text import normalise
+
+__all__ = [
+    "MODEL_ROUTER_SCHEMA",
+    "SAFETY_ORDER",
+    "RoutingDecision",
+    "canonical_question",
+    "combine",
+    "normalise",
+    "parse_model_router_reply",
+    "route_question",
+]
