@@ -212,10 +212,11 @@ def default_config_files() -> list[Path]:
 
 
 def _line_of(text: str, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=", re.MULTILINE)
+    # [ \t]*, not \s*: \s would swallow blank lines and report the line above the key.
+    pattern = re.compile(rf"^[ \t]*\"?{re.escape(key)}\"?[ \t]*=", re.MULTILINE)
     match = pattern.search(text)
-    if match is None:
-        pattern = re.compile(rf"^\s*\[\s*{re.escape(key)}\s*\]", re.MULTILINE)
+    if match is None:  # a table header: [key] or [section.key]
+        pattern = re.compile(rf"^[ \t]*\[[ \t]*(?:[\w-]+\.)?{re.escape(key)}[ \t]*\]", re.MULTILINE)
         match = pattern.search(text)
     return None if match is None else text.count("\n", 0, match.start()) + 1
 
