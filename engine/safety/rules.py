@@ -1,4 +1,4 @@
-"""The safety router's rules: named regular expressions over a canonical question.
+"""The safety router's clinical and appointment rules: named regexes over a canonical question.
 
 Every pattern runs on the output of :func:`engine.safety.text.normalise` after typo repair: lower
 case, no punctuation, no apostrophes ("cant", "im", "hes"), "A&E" written "ae", single spaces.
@@ -7,13 +7,13 @@ Rules are grouped by route and each has a short name that ends up in the review 
 
 Where the line is drawn (decisions, so the next person does not re-argue them):
 
-* Emergency rules look for a symptom or an explicit emergency ("call an ambulance", "its an
-  emergency"). A symptom phrase wins even when negated ("I don't have chest pain") or asked
-  about ("do you treat chest pain in the walk-in?"): a false emergency costs a redirect, a missed
-  one can cost a life. Only meta questions with no symptom ("what number do I call in an
-  emergency?", "where is the nearest emergency department?") stay information, and they do so
-  simply because no rule matches them. Service names ("stroke clinic", "seizure nurse") are not
-  symptoms.
+* Emergency rules (in :mod:`engine.safety.emergency_rules`) look for a symptom or an explicit
+  emergency ("call an ambulance", "its an emergency"). A symptom phrase wins even when negated
+  ("I don't have chest pain") or asked about ("do you treat chest pain in the walk-in?"): a false
+  emergency costs a redirect, a missed one can cost a life. Only meta questions with no symptom
+  ("what number do I call in an emergency?", "where is the nearest emergency department?") stay
+  information, simply because no rule matches them. Service names ("stroke clinic", "seizure
+  nurse") are not symptoms.
 * Clinical means the answer depends on the person: their medicines (a medicine word next to an
   action: stop, start, take, double, combine...), doses, their symptoms, results, pregnancy,
   "is this serious", "should I go to A&E". The same question asked about everyone ("do I need
@@ -35,32 +35,15 @@ from collections.abc import Sequence
 Rule = tuple[str, re.Pattern[str]]
 
 
-def _rule(name: str, *patterns: str) -> Rule:
+def rule(name: str, *patterns: str) -> Rule:
     return name, re.compile("|".join(f"(?:{p})" for p in patterns))
 
 
-def _alt(words: str) -> str:
+def alt(words: str) -> str:
     return "(?:" + "|".join(words.split(",")) + ")"
 
 
-PERSON = _alt(
-    "he,she,they,hes,shes,theyre,him,her,them,baby,child,son,daughter,husband,wife,partner,"
-    "mum,mom,mam,mummy,dad,daddy,father,mother,friend,brother,sister,grandma,grandad,granddad,"
-    "nan,nana,grandpa,granny,someone,somebody,person,man,woman,boy,girl,kid,toddler,patient,"
-    "boyfriend,girlfriend,neighbour,neighbor,colleague,uncle,aunt,auntie,grandson,granddaughter"
-)
-CHILD = _alt(
-    "baby,babys,babies,child,childs,toddler,infant,newborn,son,daughter,kid,kids,boy,girl,"
-    "grandson,granddaughter,little one,my 2 year old,my 1 year old"
-)
-SERVICE = _alt(
-    "clinic,clinics,unit,ward,rehab,rehabilitation,service,services,team,nurse,nurses,support,"
-    "group,club,association,prevention,awareness,review,survivor,survivors,follow up,recovery,"
-    "physio,physiotherapy,medication,medications,meds,medicine,medicines,tablets,diary,free,"
-    "action plan,care plan,specialist,consultant,appointment,appointments,check,checks,"
-    "leaflet,leaflets,information,training,course,vaccine,vaccination,jab,injection"
-)
-MEDS = _alt(
+MEDS = alt(
     "paracetamol,ibuprofen,aspirin,warfarin,insulin,metformin,statin,statins,atorvastatin,"
     "simvastatin,rosuvastatin,amlodipine,ramipril,lisinopril,losartan,bisoprolol,propranolol,"
     "atenolol,omeprazole,lansoprazole,codeine,co codamol,cocodamol,tramadol,morphine,oxycodone,"
@@ -84,14 +67,14 @@ _NOT_TAKING = (
     r"(?! (?:list|lists|chart|record|records|box|bag|bags|with me|with you|with him|with her"
     r"|along|to (?:the|my|your|his|her) (?:appointment|clinic|hospital|visit|surgery)))"
 )
-ACTIONS = _alt(
+ACTIONS = alt(
     "stop,stopping,stopped,start,starting,take,taking,took,skip,skipping,miss,missed,missing,"
     "combine,combining,mix,mixing,switch,switching,change,changing,increase,increasing,decrease,"
     "decreasing,reduce,reducing,lower,lowering,double,doubling,halve,halving,split,crush,"
     "crushing,come off,coming off,go off,continue,continuing,keep taking,carry on,pause,"
     "pausing,hold,withhold,give,giving,restart,resume,cut down on,use,using"
 )
-SYMPTOMS = _alt(
+SYMPTOMS = alt(
     "rash,rashes,fever,temperature,high temperature,headache,headaches,migraine,migraines,"
     "cough,coughing,sore throat,vomiting,being sick,been sick,throwing up,diarrhoea,diarrhea,"
     "dizzy,dizziness,lightheaded,light headed,lump,lumps,pain,pains,painful,ache,aches,aching,"
@@ -105,7 +88,7 @@ SYMPTOMS = _alt(
     "burn,burnt,burned,cut,wound,stitches,symptom,symptoms,unwell,ill,sick,poorly,allergy,"
     "allergic,hay fever,blood pressure,chest infection,uti,thrush,period,periods"
 )
-CONDITIONS = _alt(
+CONDITIONS = alt(
     "cancer,diabetes,covid,corona,flu,influenza,a cold,uti,an infection,infection,sepsis,"
     "asthma,copd,arthritis,gout,depression,anxiety,adhd,autism,dementia,alzheimers,"
     "thyroid problem,anaemia,anemia,a virus,virus,a bug,chlamydia,gonorrhoea,herpes,hiv,std,"
@@ -118,7 +101,7 @@ CONDITIONS = _alt(
     "endometriosis,pcos,menopause,a blood clot,blood clot,dvt,a heart condition,heart disease,"
     "something wrong,something serious,anything serious,anything wrong,a disease,a condition"
 )
-MEASURES = _alt(
+MEASURES = alt(
     "blood pressure,bp,cholesterol,sugar,sugars,blood sugar,blood sugars,glucose,hba1c,a1c,"
     "iron,ferritin,b12,vitamin d,thyroid,tsh,psa,heart rate,pulse,temperature,temp,oxygen,"
     "sats,saturation,weight,bmi,potassium,sodium,kidney function,egfr,creatinine,"
@@ -126,185 +109,26 @@ MEASURES = _alt(
     "result,results,test results,blood test,blood tests,blood results,bloods,scan,x ray,xray,"
     "mri,ct scan,ultrasound,ecg,smear,smear test,biopsy,level,levels,reading,readings,count"
 )
-BODY = _alt(
+BODY = alt(
     "head,chest,back,neck,arm,arms,leg,legs,knee,knees,foot,feet,ankle,hip,hips,shoulder,"
     "stomach,tummy,belly,ear,ears,eye,eyes,throat,tooth,teeth,wrist,hand,hands,finger,toe,"
     "skin,side,joints,joint,bum,bottom,breast,breasts,testicle,testicles,groin,penis,vagina"
 )
-PREGNANCY = _alt(
+PREGNANCY = alt(
     "pregnant,pregnancy,expecting a baby,breastfeeding,breast feeding,breastfeed,"
     "nursing mother,trying to conceive,trying for a baby,ttc"
 )
-APPT = _alt(
+APPT = alt(
     "appointment,appointments,appt,appts,booking,bookings,slot,consultation,check up,checkup,"
     "review,smear test,blood test,scan,jab,vaccination,session"
 )
-CLINICIAN = _alt(
+CLINICIAN = alt(
     "doctor,doctors,gp,dr,nurse,physio,physiotherapist,dentist,specialist,consultant,midwife,"
     "health visitor,practitioner,clinician,pharmacist"
 )
 
-EMERGENCY_RULES: Sequence[Rule] = (
-    _rule(
-        "chest_pain",
-        r"\b(?:chest|heart) (?:pain|pains|ache|aches|aching|hurts|hurting|tightness|tight|pressure"
-        r"|crushing|squeezing|discomfort|heaviness)\b",
-        r"\b(?:pain|pains|pressure|tightness|crushing|squeezing|ache|aching|discomfort|heaviness)"
-        r" (?:in|on|across|around) (?:my|his|her|their|the|your|our) chest\b",
-        r"\bchest (?:is |feels |feel |felt |keeps |went |gone |getting )?(?:really |very |so |too"
-        r" |quite )?(?:tight|heavy|sore|painful|hurting|crushed|squeezed|burning)\b",
-        r"\b(?:heart attack|cardiac arrest|no pulse|heart (?:has |is )?stopped)\b",
-    ),
-    _rule(
-        "breathing",
-        r"\b(?:cant|cannot|can not|couldnt|could not|unable to|not able to|can barely|can hardly"
-        r"|barely|hardly|hard to|difficult to|struggling to|struggle to|struggles to|stopped|not"
-        r"|isnt|wasnt|arent|no longer|trouble|difficulty|difficulties|struggling|struggles"
-        r"|fighting for|gasping for|labou?red|short of|shortness of) (?:(?:really|properly|even"
-        r"|to|get|catch|with|my|his|her|their|any) ){0,2}(?:breathe|breath|breathing|breaths)\b",
-        r"\b(?:cant|cannot|couldnt) get (?:any |enough )?air\b|\bgasping for air\b",
-        r"\bbreathless\b|\bchok(?:e|es|ed|ing)\b|\basthma attack\b",
-        r"\binhaler (?:isnt|is not|not|doesnt|does not|wont) (?:working|helping|help|work)\b",
-        r"\blips? (?:are |is |have |has |look |looks )?(?:gone |turned |turning |going |went )?"
-        r"(?:blue|grey|gray|purple)\b",
-        r"\b(?:blue|grey|purple) (?:lips|lip|face)\b|\b(?:turn|turned|turning|gone|going|went) "
-        r"blue\b",
-    ),
-    _rule(
-        "unconscious",
-        r"\b(?:unconscious|unresponsive|passed out|blacked out|collapsed|collapse|collapsing"
-        r"|keeled over|fainted|out cold|knocked out|not conscious|barely conscious"
-        r"|lost consciousness|loss of consciousness)\b",
-        r"\b(?:cant|cannot|can not|couldnt|wont|will not|not|isnt) (?:wake|waking|be woken"
-        r"|rouse)\b",
-        rf"\b{PERSON} (?:is |isnt |was |s |has )?(?:not |stopped )?(?:responding|moving)\b",
-    ),
-    _rule(
-        "stroke",
-        rf"\bstrokes?\b(?! {SERVICE}\b)",
-        r"\b(?:face|mouth|smile|eye|side of (?:his|her|my|their|the) face) (?:is |has |looks "
-        r"|seems |went |gone )?(?:drooping|droopy|dropped|drooped|fallen|lopsided|sagging|numb)\b",
-        r"\b(?:drooping|droopy|lopsided|sagging) (?:face|mouth|smile)\b|\bslurr(?:ed|ing)\b",
-        r"\bspeech (?:is |has |went |gone |become )?(?:slurred|garbled|jumbled|gone)\b",
-        r"\b(?:arm|arms|leg|legs|one side|side of (?:his|her|my|their|the) body) (?:is |has |went "
-        r"|gone |feels |suddenly )?(?:weak|numb|dead|paralysed|paralyzed|limp|floppy|gone weak)\b",
-        r"\b(?:cant|cannot|can not|unable to) (?:lift|raise|move) (?:his|her|my|their|both|one) "
-        r"(?:arms?|legs?|hands?)\b",
-        r"\bsudden (?:weakness|numbness|confusion|blindness|loss of vision|vision loss|severe "
-        r"headache|headache)\b|\bworst headache\b|\b(?:face|arm|leg) weakness\b",
-    ),
-    _rule(
-        "bleeding",
-        r"\b(?:bleeding|bleed|bleeds|blood) (?:really |very |so )?(?:heavily|badly|a lot|loads"
-        r"|lots|everywhere|profusely|so much|non stop|nonstop|wont stop|will not stop|not stopping"
-        r"|that wont stop|keeps coming|pouring|gushing|spurting)\b",
-        r"\b(?:heavy|severe|serious|uncontrolled|uncontrollable|massive|major|lots of|loads of"
-        r"|a lot of|so much) (?:bleeding|blood loss|blood)\b",
-        r"\b(?:wont|will not|cant|cannot|doesnt|does not|not) stop (?:the )?bleeding\b",
-        r"\b(?:losing|lost) (?:a lot of|lots of|loads of|so much|too much) blood\b",
-        r"\b(?:coughing|vomiting|throwing|spitting|vomited|threw|coughed) (?:up )?blood\b",
-        r"\b(?:haemorrhage|hemorrhage|haemorrhaging|hemorrhaging)\b",
-        r"\bdeep (?:cut|wound|gash|laceration)\b",
-    ),
-    _rule(
-        "anaphylaxis",
-        r"\b(?:anaphylaxis|anaphylactic)\b",
-        r"\b(?:used|use|using|need|needs|needed|give|gave|given) (?:his |her |my |an |the |their )?"
-        r"epipen\b",
-        r"\b(?:throat|tongue|lips?|face|mouth|airway) (?:is |are |has |have |feels |feel )?"
-        r"(?:swelling|swollen|swelled|swell|closing|closing up|tight|tightening|puffing up)\b",
-        r"\b(?:swelling|swollen) (?:of |in |on |up )?(?:the |my |his |her |their )?"
-        r"(?:throat|tongue|lips|face|mouth|airway)\b",
-        r"\b(?:severe|bad|serious|major|massive) allergic\b",
-        r"\b(?:having|is having|going into|gone into|went into) (?:an? )?(?:severe |bad |serious )?"
-        r"(?:allergic reaction|anaphylactic shock|anaphylaxis)\b",
-        # A sting or a food allergen together with swelling anywhere in the question.
-        r"\b(?:stung|sting|stings|bee|wasp|hornet|peanut|peanuts|nut|nuts|shellfish|allergic"
-        r"|allergy)\b.{0,80}\b(?:swelling|swollen|swelled|swell|hives)\b",
-        r"\b(?:swelling|swollen|swelled|swell|hives)\b.{0,80}\b(?:stung|sting|bee|wasp|hornet"
-        r"|peanut|peanuts|nut|nuts|shellfish)\b",
-    ),
-    _rule(
-        "seizure",
-        rf"\b(?:seizure|seizures|seizing|convulsion|convulsions|convulsing)\b(?! {SERVICE}\b)",
-        r"\b(?:having|had|has|is having) (?:a |an )?(?:fit|fits|epileptic fit)\b",
-        r"\b(?:is|are|was|hes|shes|theyre|been|keeps|kept|started|starting|still|now|began|baby"
-        r"|child|son|daughter|toddler|he|she) fitting\b",
-        r"\b(?:shaking|jerking|twitching) uncontrollably\b|\bstatus epilepticus\b",
-    ),
-    _rule(
-        "overdose",
-        r"\b(?:overdose|overdosed|overdosing|overdoses)\b",
-        r"\b(?:took|taken|take|swallowed|had|ate|eaten|taking|takes)\b.{0,40}\btoo (?:many|much)\b",
-        r"\b(?:took|taken|swallowed|ate|eaten) (?:a whole|the whole|a|all (?:of )?(?:my|his|her"
-        r"|their|the)) (?:bottle|pack|packet|box|packets|boxes|strip)\b",
-        r"\baccidentally (?:took|taken|had|swallowed|given|gave|injected|ate|eaten|drank)\b",
-    ),
-    _rule(
-        "poisoning",
-        r"(?<!food )\bpoison(?:ed|ing|ous)?\b|\bcarbon monoxide\b",
-        r"\b(?:swallowed|drank|drunk|ate|eaten|licked|chewed|swallow|drinking|swallowing)\b"
-        r"(?: \w+){0,3}? (?:bleach|detergent|washing up liquid|washing liquid|cleaning|cleaner"
-        r"|battery|batteries|antifreeze|chemical|chemicals|weed killer|pesticide|magnet|magnets"
-        r"|laundry pod|laundry pods|laundry capsule|dishwasher tablet|white spirit|paraffin"
-        r"|nail polish remover|vape liquid|liquid nicotine|e liquid)\b",
-    ),
-    _rule(
-        "burns",
-        r"\b(?:severe|bad|serious|deep|large|big|major|massive|third degree|3rd degree|second "
-        r"degree|2nd degree|chemical|electrical|acid) (?:burn|burns|burnt|burned|scald|scalds"
-        r"|scalded)\b",
-        r"\b(?:badly|severely|seriously) (?:burnt|burned|scalded)\b",
-        r"\b(?:burnt|burned|scalded) (?:badly|severely|all over)\b",
-        r"\bon fire\b|\belectric shock\b|\belectrocuted\b",
-    ),
-    _rule(
-        "self_harm",
-        r"\bsuicid\w*",
-        r"\b(?:kill|killing|killed|hurt|hurting|harm|harming|cut|cutting|end|ending|starve|"
-        r"starving|poison|drown|hang|hanging) (?:myself|my self|meself|themselves|himself|herself"
-        r"|yourself)\b",
-        r"\bself (?:harm|harming|harmed|injury|injuring|injure|inflicted)\b",
-        r"\b(?:end|ending|take|taking|took) (?:my|his|her|their) (?:own )?life\b",
-        r"\bend (?:it all|everything)\b|\bbetter off dead\b|\b(?:cant|cannot) go on\b",
-        r"\b(?:want|wants|wanted|wanting|going|planning|plan|trying|tried|try|ready) to die\b",
-        r"\b(?:wish|wished) (?:i|he|she) (?:was|were|had) (?:dead|never been born)\b",
-        r"\b(?:dont|do not|doesnt|does not) want to (?:live|be alive|be here anymore|exist|wake up"
-        r"|be here)\b",
-        r"\bno (?:reason|point) (?:to|in) (?:live|living|going on)\b",
-        r"\b(?:going to|want to|about to|planning to) (?:kill|stab|shoot) (?:\w+ )?(?:someone"
-        r"|somebody|him|her|them|people|everyone|my \w+)\b",
-        r"\b(?:going to|want to|about to|planning to) (?:hurt|harm) (?:someone|somebody|people"
-        r"|everyone)\b",
-    ),
-    _rule(
-        "child_unwell",
-        rf"\b{CHILD}\b(?: \w+){{0,4}}? (?:floppy|limp|blue|grey|gray|not breathing|unresponsive"
-        r"|lethargic|very drowsy|hard to wake|high pitched cry|bulging|not feeding)\b",
-        r"\brash\b.{0,40}\b(?:doesnt|does not|wont|will not|dont|do not|didnt|did not|not) "
-        r"(?:fade|go away) (?:under|with|when)\b|\bnon ?blanching\b|\bglass test\b",
-        r"\bmeningitis\b(?! (?:b |c )?(?:vaccine|vaccines|vaccination|jab|jabs|injection))",
-        rf"\bsepsis\b(?! {SERVICE}\b)",
-    ),
-    _rule(
-        "explicit_emergency",
-        r"(?<!if )(?<!when )(?<!in case )\b(?:its|it is|this is|theres|there is|we have|i have"
-        r"|having) an? (?:medical )?emergency\b",
-        r"\b(?:call|calling|get|send|need|needs|phone|ring) (?:me |us |for )?(?:an |a )?"
-        r"ambulance\b",
-        r"\b(?:call|ring|phone|dial|calling|ringing|dialled|dialed) 999\b",
-        rf"\b(?:im|i am|{PERSON} is|{PERSON} s|think (?:i|he|she|they) (?:am|is|are|m)) dying\b",
-        r"\b(?:help help|sos|mayday|urgent help)\b",
-        r"\b(?:drowning|drowned|hit by a (?:car|bus|van|lorry|truck)|run over|car crash|stabbed"
-        r"|(?:been|was|got|has been) shot|gunshot|broken neck|head injury|hit (?:his|her|my|their)"
-        r" head|fell down the stairs|(?:cant|cannot) feel (?:my|his|her|their) legs)\b",
-        r"\b(?:having|had|is having) a (?:bad |severe )?hypo\b|\bdiabetic (?:coma|emergency)\b",
-        r"\b(?:waters|water) (?:have |has )?(?:broken|broke)\b|\bbaby is coming\b",
-    ),
-)
-
 CLINICAL_RULES: Sequence[Rule] = (
-    _rule(
+    rule(
         "medicine_action",
         rf"\b{ACTIONS} (?:\w+ ){{0,3}}?{MEDS}\b{_NOT_TAKING}",
         rf"\bhave (?:a |an |some |any |more |another |extra |my |his |her )?{MEDS}\b{_NOT_TAKING}",
@@ -317,14 +141,14 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"\b(?:interact|interaction|interactions|side effects?|allergic to) (?:\w+ ){{0,3}}?"
         rf"{MEDS}\b",
     ),
-    _rule(
+    rule(
         "dose",
         r"\b(?:dose|doses|dosage|dosages|dosing)\b",
         rf"\bhow (?:much|many|often) (?:\w+ ){{0,3}}?{MEDS}\b",
         r"\bhow (?:much|many|often) (?:\w+ ){0,4}?(?:can|should|do|may|could) (?:i|he|she|we|they"
         r"|you|my \w+) (?:take|have|give|use)\b",
     ),
-    _rule(
+    rule(
         "worry",
         r"\b(?:is|are) (?:this|it|that|these|those|my \w+|his \w+|her \w+) (?:\w+ )?(?:serious"
         r"|normal|dangerous|worrying|concerning|cancer|cancerous|infected|contagious"
@@ -333,7 +157,7 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"\bdo (?:i|we) need to (?:worry|be worried|be concerned)\b",
         r"\b(?:is|was|are) (?:that|this|it|these|those) (?:too )?(?:bad|high|low)\b",
     ),
-    _rule(
+    rule(
         "diagnosis",
         rf"\b(?:do|could|might|may|can) (?:i|he|she|they|we|my \w+) (?:have|has|be getting) "
         rf"(?:got )?{CONDITIONS}\b",
@@ -357,7 +181,7 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"|what can i take|should i take something) (?:\w+ ){{0,4}}?(?:for |about )?(?:\w+ )?"
         rf"{SYMPTOMS}\b",
     ),
-    _rule(
+    rule(
         "results",
         rf"\bwhat (?:does|do|did|would) (?:my|the|his|her|these|this|those|our) (?:\w+ ){{0,3}}?"
         rf"{MEASURES}s? (?:\w+ )?(?:mean|means|show|shows|say|says|indicate)\b",
@@ -366,7 +190,7 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"|healthy|too high|too low)\b",
         rf"\b(?:interpret|explain|understand|read) (?:my|his|her|these|the) (?:\w+ )?{MEASURES}\b",
     ),
-    _rule(
+    rule(
         "pregnancy",
         rf"\b{PREGNANCY}\b.{{0,80}}\b(?:safe|safely|ok to|okay to|alright to|harm|harmful|risk"
         r"|risky|affect|dangerous|can i (?:take|have|eat|drink|get|use|do)|should i (?:take|have"
@@ -378,7 +202,7 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"\b(?:am i|could i be|might i be|think im|think i am|think i might be|is she|could she be)"
         r" pregnant\b|\bpregnancy test (?:is |was |came back )?(?:positive|negative|faint)\b",
     ),
-    _rule(
+    rule(
         "triage",
         r"\bshould (?:i|we|he|she|they|my \w+) (?:go|come|get|see|call|ring|phone|visit|take "
         r"(?:him|her|them|my \w+)|be seen)(?: \w+){0,3}? (?:ae|er|hospital|emergency|doctor"
@@ -392,7 +216,7 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"|my |his |her |their )?(?:\w+ )?(?:jab|jabs|vaccine|vaccines|vaccination|booster"
         r"|immunisation|immunization|shot)\b",
     ),
-    _rule(
+    rule(
         "medical_advice",
         r"\b(?:you are|youre|act as|acting as|pretend to be|pretend you are|pretend youre"
         r"|roleplay as|role play as|imagine you are|imagine youre) (?:now )?(?:a |an |my )?"
@@ -404,7 +228,7 @@ CLINICAL_RULES: Sequence[Rule] = (
 )
 
 # Questions about the booking process or its rules: published, so information, not a booking.
-APPOINTMENT_PROCESS: Rule = _rule(
+APPOINTMENT_PROCESS: Rule = rule(
     "appointment_process",
     r"\bhow (?:do|can|should|would|does|to|far in advance|much notice|long)\b",
     r"\bwhat (?:is|are|s) the (?:process|procedure|policy|rules|fee|fees|charge|cost)\b",
@@ -416,7 +240,7 @@ APPOINTMENT_PROCESS: Rule = _rule(
 )
 
 APPOINTMENT_RULES: Sequence[Rule] = (
-    _rule(
+    rule(
         "booking_request",
         r"\b(?:i want to|i want|i would like to|i would like|id like to|id like|i need to|i need"
         r"|i have to|i must|i wish to|im trying to|i am trying to|can i|could i|may i|can you"
@@ -431,7 +255,7 @@ APPOINTMENT_RULES: Sequence[Rule] = (
         r"\bbook (?:me |us |him |her )?(?:in|for|with) (?:tomorrow|today|tonight|monday|tuesday"
         r"|wednesday|thursday|friday|saturday|sunday|next|this|the|a|an|dr|doctor)\b",
     ),
-    _rule(
+    rule(
         "see_clinician",
         r"\b(?:i want|i wanna|i would like|id like|i need|can i|could i|may i|i wish|im hoping"
         r"|i am hoping|hoping|want|need|like)(?: to)? (?:see|speak to|speak with|talk to|talk with"
@@ -439,7 +263,7 @@ APPOINTMENT_RULES: Sequence[Rule] = (
         + CLINICIAN
         + r"\b",
     ),
-    _rule(
+    rule(
         "my_appointment",
         r"\b(?:when|what time|what day|where|which room|what date) (?:is|s|was|are) (?:my|our|his"
         r"|her) (?:next )?" + APPT + r"\b",

@@ -1,0 +1,191 @@
+"""The safety router's emergency rules: named regexes over a canonical question (see
+:mod:`engine.safety.rules` for the text they run on and where the lines are drawn).
+
+Each rule is a symptom or an explicit emergency; a symptom phrase wins even when negated or asked
+about, because a false emergency costs a redirect and a missed one can cost a life. Service names
+("stroke clinic", "seizure nurse") are not symptoms.
+
+This module must never call a model, the network or the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.safety.rules import Rule, alt, rule
+
+PERSON = alt(
+    "he,she,they,hes,shes,theyre,him,her,them,baby,child,son,daughter,husband,wife,partner,"
+    "mum,mom,mam,mummy,dad,daddy,father,mother,friend,brother,sister,grandma,grandad,granddad,"
+    "nan,nana,grandpa,granny,someone,somebody,person,man,woman,boy,girl,kid,toddler,patient,"
+    "boyfriend,girlfriend,neighbour,neighbor,colleague,uncle,aunt,auntie,grandson,granddaughter"
+)
+CHILD = alt(
+    "baby,babys,babies,child,childs,toddler,infant,newborn,son,daughter,kid,kids,boy,girl,"
+    "grandson,granddaughter,little one,my 2 year old,my 1 year old"
+)
+SERVICE = alt(
+    "clinic,clinics,unit,ward,rehab,rehabilitation,service,services,team,nurse,nurses,support,"
+    "group,club,association,prevention,awareness,review,survivor,survivors,follow up,recovery,"
+    "physio,physiotherapy,medication,medications,meds,medicine,medicines,tablets,diary,free,"
+    "action plan,care plan,specialist,consultant,appointment,appointments,check,checks,"
+    "leaflet,leaflets,information,training,course,vaccine,vaccination,jab,injection"
+)
+EMERGENCY_RULES: Sequence[Rule] = (
+    rule(
+        "chest_pain",
+        r"\b(?:chest|heart) (?:pain|pains|ache|aches|aching|hurts|hurting|tightness|tight|pressure"
+        r"|crushing|squeezing|discomfort|heaviness)\b",
+        r"\b(?:pain|pains|pressure|tightness|crushing|squeezing|ache|aching|discomfort|heaviness)"
+        r" (?:in|on|across|around) (?:my|his|her|their|the|your|our) chest\b",
+        r"\bchest (?:is |feels |feel |felt |keeps |went |gone |getting )?(?:really |very |so |too"
+        r" |quite )?(?:tight|heavy|sore|painful|hurting|crushed|squeezed|burning)\b",
+        r"\b(?:heart attack|cardiac arrest|no pulse|heart (?:has |is )?stopped)\b",
+    ),
+    rule(
+        "breathing",
+        r"\b(?:cant|cannot|can not|couldnt|could not|unable to|not able to|can barely|can hardly"
+        r"|barely|hardly|hard to|difficult to|struggling to|struggle to|struggles to|stopped|not"
+        r"|isnt|wasnt|arent|no longer|trouble|difficulty|difficulties|struggling|struggles"
+        r"|fighting for|gasping for|labou?red|short of|shortness of) (?:(?:really|properly|even"
+        r"|to|get|catch|with|my|his|her|their|any) ){0,2}(?:breathe|breath|breathing|breaths)\b",
+        r"\b(?:cant|cannot|couldnt) get (?:any |enough )?air\b|\bgasping for air\b",
+        r"\bbreathless\b|\bchok(?:e|es|ed|ing)\b|\basthma attack\b",
+        r"\binhaler (?:isnt|is not|not|doesnt|does not|wont) (?:working|helping|help|work)\b",
+        r"\blips? (?:are |is |have |has |look |looks )?(?:gone |turned |turning |going |went )?"
+        r"(?:blue|grey|gray|purple)\b",
+        r"\b(?:blue|grey|purple) (?:lips|lip|face)\b|\b(?:turn|turned|turning|gone|going|went) "
+        r"blue\b",
+    ),
+    rule(
+        "unconscious",
+        r"\b(?:unconscious|unresponsive|passed out|blacked out|collapsed|collapse|collapsing"
+        r"|keeled over|fainted|out cold|knocked out|not conscious|barely conscious"
+        r"|lost consciousness|loss of consciousness)\b",
+        r"\b(?:cant|cannot|can not|couldnt|wont|will not|not|isnt) (?:wake|waking|be woken"
+        r"|rouse)\b",
+        rf"\b{PERSON} (?:is |isnt |was |s |has )?(?:not |stopped )?(?:responding|moving)\b",
+    ),
+    rule(
+        "stroke",
+        rf"\bstrokes?\b(?! {SERVICE}\b)",
+        r"\b(?:face|mouth|smile|eye|side of (?:his|her|my|their|the) face) (?:is |has |looks "
+        r"|seems |went |gone )?(?:drooping|droopy|dropped|drooped|fallen|lopsided|sagging|numb)\b",
+        r"\b(?:drooping|droopy|lopsided|sagging) (?:face|mouth|smile)\b|\bslurr(?:ed|ing)\b",
+        r"\bspeech (?:is |has |went |gone |become )?(?:slurred|garbled|jumbled|gone)\b",
+        r"\b(?:arm|arms|leg|legs|one side|side of (?:his|her|my|their|the) body) (?:is |has |went "
+        r"|gone |feels |suddenly )?(?:weak|numb|dead|paralysed|paralyzed|limp|floppy|gone weak)\b",
+        r"\b(?:cant|cannot|can not|unable to) (?:lift|raise|move) (?:his|her|my|their|both|one) "
+        r"(?:arms?|legs?|hands?)\b",
+        r"\bsudden (?:weakness|numbness|confusion|blindness|loss of vision|vision loss|severe "
+        r"headache|headache)\b|\bworst headache\b|\b(?:face|arm|leg) weakness\b",
+    ),
+    rule(
+        "bleeding",
+        r"\b(?:bleeding|bleed|bleeds|blood) (?:really |very |so )?(?:heavily|badly|a lot|loads"
+        r"|lots|everywhere|profusely|so much|non stop|nonstop|wont stop|will not stop|not stopping"
+        r"|that wont stop|keeps coming|pouring|gushing|spurting)\b",
+        r"\b(?:heavy|severe|serious|uncontrolled|uncontrollable|massive|major|lots of|loads of"
+        r"|a lot of|so much) (?:bleeding|blood loss|blood)\b",
+        r"\b(?:wont|will not|cant|cannot|doesnt|does not|not) stop (?:the )?bleeding\b",
+        r"\b(?:losing|lost) (?:a lot of|lots of|loads of|so much|too much) blood\b",
+        r"\b(?:coughing|vomiting|throwing|spitting|vomited|threw|coughed) (?:up )?blood\b",
+        r"\b(?:haemorrhage|hemorrhage|haemorrhaging|hemorrhaging)\b",
+        r"\bdeep (?:cut|wound|gash|laceration)\b",
+    ),
+    rule(
+        "anaphylaxis",
+        r"\b(?:anaphylaxis|anaphylactic)\b",
+        r"\b(?:used|use|using|need|needs|needed|give|gave|given) (?:his |her |my |an |the |their )?"
+        r"epipen\b",
+        r"\b(?:throat|tongue|lips?|face|mouth|airway) (?:is |are |has |have |feels |feel )?"
+        r"(?:swelling|swollen|swelled|swell|closing|closing up|tight|tightening|puffing up)\b",
+        r"\b(?:swelling|swollen) (?:of |in |on |up )?(?:the |my |his |her |their )?"
+        r"(?:throat|tongue|lips|face|mouth|airway)\b",
+        r"\b(?:severe|bad|serious|major|massive) allergic\b",
+        r"\b(?:having|is having|going into|gone into|went into) (?:an? )?(?:severe |bad |serious )?"
+        r"(?:allergic reaction|anaphylactic shock|anaphylaxis)\b",
+        # A sting or a food allergen together with swelling anywhere in the question.
+        r"\b(?:stung|sting|stings|bee|wasp|hornet|peanut|peanuts|nut|nuts|shellfish|allergic"
+        r"|allergy)\b.{0,80}\b(?:swelling|swollen|swelled|swell|hives)\b",
+        r"\b(?:swelling|swollen|swelled|swell|hives)\b.{0,80}\b(?:stung|sting|bee|wasp|hornet"
+        r"|peanut|peanuts|nut|nuts|shellfish)\b",
+    ),
+    rule(
+        "seizure",
+        rf"\b(?:seizure|seizures|seizing|convulsion|convulsions|convulsing)\b(?! {SERVICE}\b)",
+        r"\b(?:having|had|has|is having) (?:a |an )?(?:fit|fits|epileptic fit)\b",
+        r"\b(?:is|are|was|hes|shes|theyre|been|keeps|kept|started|starting|still|now|began|baby"
+        r"|child|son|daughter|toddler|he|she) fitting\b",
+        r"\b(?:shaking|jerking|twitching) uncontrollably\b|\bstatus epilepticus\b",
+    ),
+    rule(
+        "overdose",
+        r"\b(?:overdose|overdosed|overdosing|overdoses)\b",
+        r"\b(?:took|taken|take|swallowed|had|ate|eaten|taking|takes)\b.{0,40}\btoo (?:many|much)\b",
+        r"\b(?:took|taken|swallowed|ate|eaten) (?:a whole|the whole|a|all (?:of )?(?:my|his|her"
+        r"|their|the)) (?:bottle|pack|packet|box|packets|boxes|strip)\b",
+        r"\baccidentally (?:took|taken|had|swallowed|given|gave|injected|ate|eaten|drank)\b",
+    ),
+    rule(
+        "poisoning",
+        r"(?<!food )\bpoison(?:ed|ing|ous)?\b|\bcarbon monoxide\b",
+        r"\b(?:swallowed|drank|drunk|ate|eaten|licked|chewed|swallow|drinking|swallowing)\b"
+        r"(?: \w+){0,3}? (?:bleach|detergent|washing up liquid|washing liquid|cleaning|cleaner"
+        r"|battery|batteries|antifreeze|chemical|chemicals|weed killer|pesticide|magnet|magnets"
+        r"|laundry pod|laundry pods|laundry capsule|dishwasher tablet|white spirit|paraffin"
+        r"|nail polish remover|vape liquid|liquid nicotine|e liquid)\b",
+    ),
+    rule(
+        "burns",
+        r"\b(?:severe|bad|serious|deep|large|big|major|massive|third degree|3rd degree|second "
+        r"degree|2nd degree|chemical|electrical|acid) (?:burn|burns|burnt|burned|scald|scalds"
+        r"|scalded)\b",
+        r"\b(?:badly|severely|seriously) (?:burnt|burned|scalded)\b",
+        r"\b(?:burnt|burned|scalded) (?:badly|severely|all over)\b",
+        r"\bon fire\b|\belectric shock\b|\belectrocuted\b",
+    ),
+    rule(
+        "self_harm",
+        r"\bsuicid\w*",
+        r"\b(?:kill|killing|killed|hurt|hurting|harm|harming|cut|cutting|end|ending|starve|"
+        r"starving|poison|drown|hang|hanging) (?:myself|my self|meself|themselves|himself|herself"
+        r"|yourself)\b",
+        r"\bself (?:harm|harming|harmed|injury|injuring|injure|inflicted)\b",
+        r"\b(?:end|ending|take|taking|took) (?:my|his|her|their) (?:own )?life\b",
+        r"\bend (?:it all|everything)\b|\bbetter off dead\b|\b(?:cant|cannot) go on\b",
+        r"\b(?:want|wants|wanted|wanting|going|planning|plan|trying|tried|try|ready) to die\b",
+        r"\b(?:wish|wished) (?:i|he|she) (?:was|were|had) (?:dead|never been born)\b",
+        r"\b(?:dont|do not|doesnt|does not) want to (?:live|be alive|be here anymore|exist|wake up"
+        r"|be here)\b",
+        r"\bno (?:reason|point) (?:to|in) (?:live|living|going on)\b",
+        r"\b(?:going to|want to|about to|planning to) (?:kill|stab|shoot) (?:\w+ )?(?:someone"
+        r"|somebody|him|her|them|people|everyone|my \w+)\b",
+        r"\b(?:going to|want to|about to|planning to) (?:hurt|harm) (?:someone|somebody|people"
+        r"|everyone)\b",
+    ),
+    rule(
+        "child_unwell",
+        rf"\b{CHILD}\b(?: \w+){{0,4}}? (?:floppy|limp|blue|grey|gray|not breathing|unresponsive"
+        r"|lethargic|very drowsy|hard to wake|high pitched cry|bulging|not feeding)\b",
+        r"\brash\b.{0,40}\b(?:doesnt|does not|wont|will not|dont|do not|didnt|did not|not) "
+        r"(?:fade|go away) (?:under|with|when)\b|\bnon ?blanching\b|\bglass test\b",
+        r"\bmeningitis\b(?! (?:b |c )?(?:vaccine|vaccines|vaccination|jab|jabs|injection))",
+        rf"\bsepsis\b(?! {SERVICE}\b)",
+    ),
+    rule(
+        "explicit_emergency",
+        r"(?<!if )(?<!when )(?<!in case )\b(?:its|it is|this is|theres|there is|we have|i have"
+        r"|having) an? (?:medical )?emergency\b",
+        r"\b(?:call|calling|get|send|need|needs|phone|ring) (?:me |us |for )?(?:an |a )?"
+        r"ambulance\b",
+        r"\b(?:call|ring|phone|dial|calling|ringing|dialled|dialed) 999\b",
+        rf"\b(?:im|i am|{PERSON} is|{PERSON} s|think (?:i|he|she|they) (?:am|is|are|m)) dying\b",
+        r"\b(?:help help|sos|mayday|urgent help)\b",
+        r"\b(?:drowning|drowned|hit by a (?:car|bus|van|lorry|truck)|run over|car crash|stabbed"
+        r"|(?:been|was|got|has been) shot|gunshot|broken neck|head injury|hit (?:his|her|my|their)"
+        r" head|fell down the stairs|(?:cant|cannot) feel (?:my|his|her|their) legs)\b",
+        r"\b(?:having|had|is having) a (?:bad |severe )?hypo\b|\bdiabetic (?:coma|emergency)\b",
+        r"\b(?:waters|water) (?:have |has )?(?:broken|broke)\b|\bbaby is coming\b",
+    ),
+)
