@@ -1,0 +1,100 @@
+"""Every error the staff app shows, in words, in one place: detailed, calm, never a traceback.
+
+Staff need to know what failed and what to do next, so the wording is fuller than the kiosk's.
+``describe`` never includes a stack trace, a password or a DSN; unexpected exceptions are logged
+in full and shown as one sentence pointing at the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import types
+from collections.abc import Callable
+
+from engine.errors import (
+    AuthenticationFailed,
+    BookingError,
+    ClinicError,
+    ConfigError,
+    DatabaseUnavailable,
+    DocumentUnreadable,
+    EmbeddingUnavailable,
+    ModelUnavailable,
+    SchemaMismatch,
+    SlotTaken,
+    ValidationError,
+)
+
+log = logging.getLogger("staff_app")
+
+UNEXPECTED = (
+    "Something unexpected went wrong ({kind}). Nothing you entered was saved by this step. "
+    "The details are in the staff app's log file; please tell IT if it happens again."
+)
+
+_PREFIXES: list[tuple[type[ClinicError], str]] = [
+    (SlotTaken, "That slot has just been taken."),
+    (ValidationError, "Please check the details."),
+    (BookingError, "The booking system could not do that."),
+    (AuthenticationFailed, ""),
+    (DatabaseUnavailable, "The database cannot be reached."),
+    (SchemaMismatch, "The database does not match this version of the app."),
+    (ModelUnavailable, "The answer model server is not available."),
+    (EmbeddingUnavailable, "The search model files are not available."),
+    (DocumentUnreadable, "A document could not be read."),
+    (ConfigError, "The configuration file has a problem."),
+]
+
+_ADVICE: dict[type[ClinicError], str] = {
+    DatabaseUnavailable: (
+        "Bookings, searches and answers wait until it is back; nothing you typed is lost. "
+        "The app keeps checking on its own."
+    ),
+    ModelUnavailable: (
+        "Answers still work: they quote the documents word for word instead of summarising."
+    ),
+}
+
+
+def describe(error: BaseException | None) -> str:
+    """Staff wording for any error: the kind of problem, the engine's explanation, what next."""
+    if error is None:
+        return UNEXPECTED.format(kind="no result")
+    if not isinstance(error, ClinicError):
+        return UNEXPECTED.format(kind=type(error).__name__)
+    detail = str(error).strip()
+    prefix = next((p for kind, p in _PREFIXES if isinstance(error, kind)), "")
+    advice = next((a for kind, a in _ADVICE.items() if isinstance(error, kind)), "")
+    parts = [prefix] if prefix else []
+    if detail and detail != prefix:
+        parts.append(detail)
+    if not parts:
+        parts.append(error.public_message)
+    if advice:
+        parts.append(advice)
+    return " ".join(parts)
+
+
+def install_excepthooks(show: Callable[[str], None] | None = None) -> None:
+    """Log unhandled exceptions (main and worker threads); tell the user in one sentence."""
+
+    def excepthook(
+        kind: type[BaseException], value: BaseException, tb: types.TracebackType | None
+    ) -> None:
+        log.critical("Unhandled error", exc_info=(kind, value, tb))
+        if show is not None:
+            try:
+                show(describe(value))
+            except Exception:  # the UI may be gone; the log has it
+                log.exception("Could not show the error")
+
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
+        log.critical(
+            "Unhandled error in a thread",
+            exc_info=(args.exc_type, args.exc_value or args.exc_type(), args.exc_traceback),
+        )
+
+    sys.excepthook = excepthook
+    threading.excepthook = thread_hook

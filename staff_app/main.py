@@ -1,0 +1,93 @@
+"""``clinic-staff``: start the front-desk staff app (sign in, then the tabbed window).
+
+Sets the QSettings organisation and application names (window geometry only), installs the
+exception hooks (log + one sentence on screen, never a traceback), and builds the real engine
+services lazily. Signing out returns to the sign-in dialog.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+
+from engine.errors import ClinicError
+from engine.settings import APP_AUTHOR, APP_NAME, Settings, load_settings
+from staff_app.errors import describe, install_excepthooks
+from staff_app.login_dialog import LoginDialog
+from staff_app.services import StaffServices, build_services
+from staff_app.window import StaffWindow
+
+log = logging.getLogger("staff_app")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clinic-staff", description="Clinic Assistant: front desk"
+    )
+    parser.add_argument("--data-dir", help="folder for every file the product writes")
+    parser.add_argument("--config", help="the TOML configuration file")
+    return parser
+
+
+def _configure_logging(settings: Settings) -> None:
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    try:
+        settings.log_dir.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(settings.log_dir / "staff.log", encoding="utf-8"))
+    except OSError as error:
+        print(f"Cannot write the log file: {error}", file=sys.stderr)
+    logging.basicConfig(
+        level=settings.logging.level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        handlers=handlers,
+    )
+
+
+def run_session(window: StaffWindow, services: StaffServices) -> bool:
+    """Show the sign-in dialog; on success start the window's session. False when cancelled."""
+    dialog = LoginDialog(services.users, window.tasks)
+    if dialog.exec() != QDialog.DialogCode.Accepted or dialog.user is None:
+        return False
+    window.sign_in(dialog.user)
+    window.show()
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(argv) if argv is not None else None)
+    try:
+        settings = load_settings(config_file=args.config, data_dir=args.data_dir)
+    except ClinicError as error:
+        print(describe(error), file=sys.stderr)
+        return 2
+    _configure_logging(settings)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName(APP_AUTHOR)
+    app.setApplicationName(f"{APP_NAME}-staff")
+    install_excepthooks(lambda text: QMessageBox.warning(None, "Clinic Assistant", text))
+
+    services = build_services(settings)
+    window = StaffWindow(services, QSettings())
+
+    def on_signed_out() -> None:
+        window.hide()
+        if not run_session(window, services):
+            window.close()
+            app.quit()
+
+    window.signed_out.connect(on_signed_out)
+    if not run_session(window, services):
+        window.shutdown()
+        return 0
+    code = app.exec()
+    window.shutdown()
+    return int(code)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,191 @@
+"""The staff main window: assembles the four tabs, the shortcuts and the status-bar banner.
+
+It holds no screen logic of its own. A periodic health check (database and model server) runs on
+a worker thread; the banner appears when something is down and disappears when it recovers,
+without a restart. Window geometry is kept in the QSettings object it is given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import QLabel, QMainWindow, QPushButton, QTabWidget, QWidget
+
+from staff_app.appointments_tab import AppointmentsTab
+from staff_app.assistant_tab import AssistantTab
+from staff_app.errors import describe
+from staff_app.knowledge_tab import KnowledgeTab
+from staff_app.review_tab import ReviewTab
+from staff_app.services import StaffServices
+from staff_app.tasks import Tasks
+
+HEALTH_INTERVAL_MS = 15_000
+GEOMETRY_KEY = "window/geometry"
+
+
+class StaffWindow(QMainWindow):
+    signed_out = Signal()
+
+    def __init__(
+        self,
+        services: StaffServices,
+        ui_settings: QSettings,
+        health_interval_ms: int = HEALTH_INTERVAL_MS,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.ui_settings = ui_settings
+        self.user: Any = None
+        self.tasks = Tasks(self)
+        self.setWindowTitle("Clinic Assistant: front desk")
+
+        self.assistant = AssistantTab()
+        self.appointments = AppointmentsTab(services.booking, self.tasks)
+        self.knowledge = KnowledgeTab(services.knowledge, self.tasks, services.run_evaluation)
+        self.review = ReviewTab(services.review, self.tasks)
+        self.tabs = QTabWidget()
+        self.tabs.setAccessibleName("Sections")
+        self.tabs.addTab(self.assistant, "&Assistant (Ctrl+1)")
+        self.tabs.addTab(self.appointments, "A&ppointments (Ctrl+2)")
+        self.tabs.addTab(self.knowledge, "&Knowledge (Ctrl+3)")
+        self.tabs.addTab(self.review, "&Review (Ctrl+4)")
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.setCentralWidget(self.tabs)
+        self.assistant.open_appointments.connect(lambda: self.show_tab(1))
+
+        self.banner = QLabel("")
+        self.banner.setObjectName("healthBanner")
+        self.banner.setTextFormat(Qt.TextFormat.PlainText)
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet(
+            "background: #fff4ce; color: #5c3c00; padding: 3px 8px; border-radius: 3px;"
+        )
+        self.banner.hide()
+        self.user_label = QLabel("")
+        self.user_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.sign_out_button = QPushButton("Sign out")
+        self.sign_out_button.setAccessibleName("Sign out")
+        self.sign_out_button.clicked.connect(self.sign_out)
+        bar = self.statusBar()
+        bar.addWidget(self.banner, 1)
+        bar.addPermanentWidget(self.user_label)
+        bar.addPermanentWidget(self.sign_out_button)
+
+        shortcuts = [
+            ("Ctrl+1", lambda: self.show_tab(0)),
+            ("Ctrl+2", lambda: self.show_tab(1)),
+            ("Ctrl+3", lambda: self.show_tab(2)),
+            ("Ctrl+4", lambda: self.show_tab(3)),
+            ("Ctrl+N", self.new_question),
+            ("Ctrl+F", self.find_slot),
+            ("Ctrl+B", self._book),
+            ("Ctrl+D", self._cancel),
+        ]
+        self.shortcuts = []
+        for keys, action in shortcuts:
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(action)
+            self.shortcuts.append(shortcut)
+
+        self.health_checks = 0
+        self.health_timer = QTimer(self)
+        self.health_timer.setInterval(health_interval_ms)
+        self.health_timer.timeout.connect(self.check_health)
+        self._restore_geometry()
+
+    # ----- session -----------------------------------------------------------------------
+
+    def sign_in(self, user: Any) -> None:
+        """Start a session for ``user``: every audited call carries their username."""
+        self.user = user
+        username = user.username
+        for tab in (self.appointments, self.knowledge, self.review):
+            tab.user = username
+        self.user_label.setText(f"Signed in as {user.display_name or username}")
+        self.assistant.set_backend(self.services.make_assistant(username))
+        self.appointments.load()
+        self.knowledge.refresh()
+        self.review.refresh()
+        self.check_health()
+        self.health_timer.start()
+        self.show_tab(0)
+        self.assistant.focus_input()
+
+    def sign_out(self) -> None:
+        self.assistant.set_backend(None)  # clears the conversation
+        self.user = None
+        for tab in (self.appointments, self.knowledge, self.review):
+            tab.user = ""
+        self.user_label.setText("")
+        self.health_timer.stop()
+        self.signed_out.emit()
+
+    # ----- navigation --------------------------------------------------------------------
+
+    def show_tab(self, index: int) -> None:
+        self.tabs.setCurrentIndex(index)
+
+    def new_question(self) -> None:
+        self.show_tab(0)
+        self.assistant.focus_input()
+
+    def find_slot(self) -> None:
+        self.show_tab(1)
+        self.appointments.focus_find()
+
+    def _book(self) -> None:
+        if self.tabs.currentWidget() is self.appointments:
+            self.appointments.book_selected()
+
+    def _cancel(self) -> None:
+        if self.tabs.currentWidget() is self.appointments:
+            self.appointments.cancel_selected()
+
+    def _on_tab_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self.assistant:
+            self.assistant.focus_input()
+
+    # ----- health ------------------------------------------------------------------------
+
+    def check_health(self) -> None:
+        check = self.services.check_health
+        if check is None:
+            return
+        self.tasks.run(check, self._on_healthy, self._on_unhealthy)
+
+    def _on_healthy(self, _result: object) -> None:
+        self.health_checks += 1
+        self.banner.hide()
+        self.banner.setText("")
+
+    def _on_unhealthy(self, error: BaseException) -> None:
+        self.health_checks += 1
+        self.banner.setText(describe(error))
+        self.banner.show()
+
+    # ----- geometry and shutdown ---------------------------------------------------------
+
+    def _restore_geometry(self) -> None:
+        geometry = self.ui_settings.value(GEOMETRY_KEY)
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 820)
+
+    def save_geometry(self) -> None:
+        self.ui_settings.setValue(GEOMETRY_KEY, self.saveGeometry())
+        self.ui_settings.sync()
+
+    def shutdown(self) -> None:
+        self.health_timer.stop()
+        self.assistant.shutdown()
+        self.tasks.wait_all()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_geometry()
+        self.shutdown()
+        super().closeEvent(event)
