@@ -153,7 +153,8 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|yourself)\b",
         r"\bself (?:harm|harming|harmed|injury|injuring|injure|inflicted)\b",
         r"\b(?:end|ending|take|taking|took) (?:my|his|her|their) (?:own )?life\b",
-        r"\bend (?:it all|everything)\b|\bbetter off dead\b|\b(?:cant|cannot) go on\b",
+        r"\b(?:end|ending|ended|finish|finishing) (?:it all|everything|it tonight|my life)\b"
+        r"|\bbetter off dead\b|\b(?:cant|cannot) go on\b",
         r"\b(?:want|wants|wanted|wanting|going|planning|plan|trying|tried|try|ready) to die\b",
         r"\b(?:wish|wished) (?:i|he|she) (?:was|were|had) (?:dead|never been born)\b",
         r"\b(?:dont|do not|doesnt|does not) want to (?:live|be alive|be here anymore|exist|wake up"

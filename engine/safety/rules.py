@@ -140,6 +140,9 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"|clash|together)\b",
         rf"\b(?:interact|interaction|interactions|side effects?|allergic to) (?:\w+ ){{0,3}}?"
         rf"{MEDS}\b",
+        # "which malaria tablets are best for me?": choosing a medicine for a person.
+        rf"\b(?:which|what) (?:\w+ ){{0,2}}?{MEDS}\b.{{0,40}}\b(?:best|right|suitable|should)"
+        r" (?:for )?(?:me|my \w+|him|her|us|them|i|take)\b",
     ),
     rule(
         "dose",
@@ -156,6 +159,12 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"\bshould (?:i|we) (?:be )?(?:worried|worry|concerned|panic)\b",
         r"\bdo (?:i|we) need to (?:worry|be worried|be concerned)\b",
         r"\b(?:is|was|are) (?:that|this|it|these|those) (?:too )?(?:bad|high|low)\b",
+        # "is this rash on my arm serious?": the worry word may come a few words later.
+        rf"\b(?:is|are) (?:this|that|these|those|the|my) (?:\w+ ){{0,2}}?{SYMPTOMS}\b.{{0,40}}"
+        r"\b(?:serious|normal|dangerous|worrying|concerning|bad|cancer|cancerous|infected"
+        r"|contagious)\b",
+        rf"\b{SYMPTOMS}\b.{{0,60}}\bwhat (?:could|can|might|would) (?:it|this|that) be\b",
+        rf"\bwhat (?:could|can|might|would) (?:it|this|that) be\b.{{0,60}}\b{SYMPTOMS}\b",
     ),
     rule(
         "diagnosis",

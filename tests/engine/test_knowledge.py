@@ -68,7 +68,7 @@ def test_without_settings_a_newer_file_counts_as_changed(
 def test_embedding_info_prefers_the_measured_floor(db: dbm.Database, settings: Settings) -> None:
     before = embedding_info(db, settings)
     assert before.model_name == settings.embedding.model
-    assert before.similarity_floor == 0.45  # the configured floor, nothing recorded yet
+    assert before.similarity_floor == settings.similarity_floor  # configured; nothing recorded yet
 
     dbm.check_embedding_model(db, "fake/hash-embedder", 384)
     assert embedding_info(db, settings).similarity_floor is None  # no floor known for that model
