@@ -49,7 +49,9 @@ def public_backend(settings: Settings) -> AssistantBackend:
 
 def _configure_logging(settings: Settings) -> list[logging.Handler]:
     """Attach a console and a file handler to the root logger; returns them for removal."""
-    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    console = logging.StreamHandler()
+    console.setLevel(logging.WARNING)  # details go to the log file; the terminal stays quiet
+    handlers: list[logging.Handler] = [console]
     try:
         settings.log_dir.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(settings.log_dir / "kiosk.log", encoding="utf-8"))
@@ -112,6 +114,7 @@ def smoke_test(backend: AssistantBackend) -> int:
 
 
 def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) -> int:
+    backend_is_real = factory is public_backend
     try:
         backend = factory(settings)
     except ClinicError as error:
@@ -120,6 +123,10 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
         return 1
     if args.smoke_test:
         try:
+            if backend_is_real:
+                from engine.smoke import run_smoke_test
+
+                return run_smoke_test(settings, channel="kiosk")
             return smoke_test(backend)
         except ClinicError as error:
             print(f"smoke test failed: {error}", file=sys.stderr)
