@@ -99,6 +99,11 @@ class BookingDialog(QDialog):
         self.stack.addWidget(self._confirmation_page())
         layout = QVBoxLayout(self)
         layout.addWidget(self.stack)
+        # Enter books: the default button must be set once the pages belong to the dialog, and
+        # no other button may be an auto-default (Enter would otherwise cancel).
+        for button in self.findChildren(QPushButton):
+            button.setAutoDefault(False)
+        self.book_button.setDefault(True)
         self.resize(560, 0)
         self.name.setFocus()
 
@@ -290,6 +295,7 @@ class RescheduleDialog(QDialog):
         self.move_button.clicked.connect(self.choose)
         cancel = QPushButton("Keep the current slot")
         cancel.clicked.connect(self.reject)
+        cancel.setAutoDefault(False)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(cancel)

@@ -104,6 +104,7 @@ class KnowledgeTab(QWidget):
         self.tasks = tasks
         self.user = ""
         self.documents: list[Any] = []
+        self._busy = False
         self.relay = ProgressRelay(self)
         self.relay.progress.connect(self._on_progress)
         self.setAcceptDrops(True)
@@ -208,7 +209,7 @@ class KnowledgeTab(QWidget):
     # ----- ingest ------------------------------------------------------------------------
 
     def busy(self) -> bool:
-        return self.progress.isVisible()
+        return self._busy
 
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Ingest a folder of documents")
@@ -269,6 +270,7 @@ class KnowledgeTab(QWidget):
         self.results.addItem(f"Ingest stopped: {describe(error)}")
 
     def _set_busy(self, busy: bool, text: str = "") -> None:
+        self._busy = busy
         self.progress.setVisible(busy)
         self.progress.setRange(0, 0)  # busy indicator until the first progress report
         self.progress_label.setText(text)

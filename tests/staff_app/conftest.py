@@ -4,13 +4,13 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
+import pytest
+from PySide6.QtCore import QSettings
 
-from staff_app.services import StaffServices  # noqa: E402
-from staff_app.window import StaffWindow  # noqa: E402
-from tests.support.fake_backend import FakeBackend  # noqa: E402
-from tests.support.fake_staff import (  # noqa: E402
+from staff_app.services import StaffServices
+from staff_app.window import StaffWindow
+from tests.support.fake_backend import FakeBackend
+from tests.support.fake_staff import (
     FakeBooking,
     FakeKnowledge,
     FakeReview,
