@@ -88,7 +88,7 @@ class ReviewService:
         self.now = now
         self.tz = tz
 
-    def queue(self, *, include_decided: bool = False, limit: int = 200) -> list[ReviewItem]:
+    def queue(self, include_decided: bool = False, limit: int = 200) -> list[ReviewItem]:
         """Answers that need a person's eye, newest first, with their latest decision."""
         sql = f"""
             SELECT a.id, a.created_at, a.channel, a.audience, a.question, a.route, a.outcome,
