@@ -112,6 +112,7 @@ class ReviewTab(QWidget):
         self.table.itemSelectionChanged.connect(self._show_selected)
 
         self.question = plain_box("Question")
+        self.question.setMaximumHeight(64)
         self.shown = plain_box("Text shown to the person")
         self.original = plain_box("The model's original draft")
         self.reason = QLabel("")

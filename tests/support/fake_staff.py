@@ -226,8 +226,7 @@ class FakeBooking:
             (
                 a
                 for a in self.appointments.values()
-                if a.slot.starts_at.date() == day
-                and clinician_id in (None, a.slot.clinician_id)
+                if a.slot.starts_at.date() == day and clinician_id in (None, a.slot.clinician_id)
             ),
             key=lambda a: a.slot.starts_at,
         )
