@@ -104,7 +104,7 @@ def main() -> int:
 
     window.show_tab(2)
     knowledge.results = [
-        IngestResult("/srv/docs/public/visiting.md", "visiting", "Visiting", "public", "updated", 6),
+        IngestResult("/srv/docs/public/visiting.md", "visiting", "Visit", "public", "updated", 6),
         IngestResult(
             "/srv/docs/public/scan.pdf", "scan", "", "", "failed", 0,
             "no text was found in the document (a scanned image? save it with text)",
