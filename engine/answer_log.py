@@ -51,7 +51,7 @@ def record_answer(db: Database, entry: AnswerLogEntry) -> int:
         for c in entry.citations
     ]
     with db.session() as session:
-        answer_id = session.execute(
+        answer_id: int = session.execute(
             sa.text(
                 """
                 INSERT INTO answers (channel, username, audience, question, route, route_reason,
@@ -78,7 +78,7 @@ def record_answer(db: Database, entry: AnswerLogEntry) -> int:
                 "citations": json.dumps(snapshots),
                 "best_similarity": entry.best_similarity,
                 "model": entry.model,
-                "timings": json.dumps({k: round(v, 4) for k, v in entry.timings.items()}),
+                "timings": json.dumps(entry.timings),
                 "prompt_tokens": entry.prompt_tokens,
                 "completion_tokens": entry.completion_tokens,
             },

@@ -38,7 +38,13 @@ from engine.events import (
 from engine.prompting import build_messages
 from engine.protocols import ChatModel, Embedder
 from engine.retrieval import RetrievedPassage, Retriever
-from engine.safety import MODEL_ROUTER_SCHEMA, combine, parse_model_router_reply, route_question
+from engine.safety import (
+    MODEL_ROUTER_SCHEMA,
+    RoutingDecision,
+    combine,
+    parse_model_router_reply,
+    route_question,
+)
 from engine.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -335,11 +341,8 @@ class Assistant:
         )
 
     def _model_router(
-        self, question: str, history: Sequence[Turn], decision: object
-    ) -> tuple[object, str | None]:
-        from engine.safety import RoutingDecision
-
-        assert isinstance(decision, RoutingDecision)
+        self, question: str, history: Sequence[Turn], decision: RoutingDecision
+    ) -> tuple[RoutingDecision, str | None]:
         assert self.chat is not None
         context = "\n".join(f"Q: {t.question}\nA: {t.answer}" for t in list(history)[-3:])
         messages = [
