@@ -74,7 +74,9 @@ def test_first_run_creates_second_run_embeds_nothing(
     assert [r.chunks for r in second.results] == [r.chunks for r in first.results]
 
 
-def test_heading_path_and_front_matter(db: dbm.Database, settings: Settings, tmp_path: Path) -> None:
+def test_heading_path_and_front_matter(
+    db: dbm.Database, settings: Settings, tmp_path: Path
+) -> None:
     write(tmp_path / "k" / "public", "hours.md", "Opening hours")
     Ingester(db, FakeEmbedder(), settings).ingest_folders([tmp_path / "k"])
     rows = chunk_rows(db)
