@@ -21,9 +21,10 @@ from engine import db as dbm
 from engine.settings import DatabaseSettings, Settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# Never read a developer's own config file or data folder during tests.
+# Never read a developer's own config file or data folder during tests (CLINIC_TEST_* are
+# switches for the test run itself, e.g. CLINIC_TEST_PACKAGING=1).
 for _name in list(os.environ):
-    if _name.startswith("CLINIC_"):
+    if _name.startswith("CLINIC_") and not _name.startswith("CLINIC_TEST_"):
         del os.environ[_name]
 
 TEMPLATE_DB = "clinic_template"
