@@ -1,0 +1,7 @@
+"""Frozen entry point for the clinic-assistant command line."""
+
+import sys
+
+from engine.cli import main
+
+sys.exit(main())
