@@ -253,8 +253,8 @@ class AppointmentsTab(QWidget):
     def find_slots(self) -> None:
         booking = self.booking
         query = self.query.text().strip()
-        start = self.date_from.date().toPython()
-        end = self.date_to.date().toPython()
+        start = _pydate(self.date_from.date())
+        end = _pydate(self.date_to.date())
         part = str(self.part.currentData())
         if end < start:
             self.slot_message.setText("The 'to' date is before the 'from' date.")
@@ -318,7 +318,7 @@ class AppointmentsTab(QWidget):
 
     def show_day(self) -> None:
         booking = self.booking
-        day = self.day.date().toPython()
+        day = _pydate(self.day.date())
         clinician_id = self.clinician.currentData()
         self.tasks.run(
             lambda: booking.day_view(day, clinician_id),
@@ -408,3 +408,7 @@ class AppointmentsTab(QWidget):
 
 def _qdate(day: dt.date) -> QDate:
     return QDate(day.year, day.month, day.day)
+
+
+def _pydate(day: QDate) -> dt.date:
+    return dt.date(day.year(), day.month(), day.day())

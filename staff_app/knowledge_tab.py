@@ -4,10 +4,13 @@ Ingest runs on a worker thread through ``Tasks``; its progress callback reaches 
 through ``ProgressRelay`` (a queued signal), so the window stays responsive. Per-file failures are
 listed in words. A file that declares no audience is not guessed: the person is asked, and only
 those files are ingested again with the chosen audience. Titles are shown as plain text.
+"Run evaluation" runs on a worker thread (the shipped questions, or a YAML file the person picks)
+and shows the report and plot in ``EvaluationDialog``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +22,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QListWidget,
+    QMenu,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
@@ -28,7 +32,8 @@ from PySide6.QtWidgets import (
 from engine.ingest import IngestReport
 from staff_app.appointments_tab import confirm, make_table, selected_payload, set_rows
 from staff_app.errors import describe
-from staff_app.services import KnowledgeBackend
+from staff_app.evaluation_dialog import EvaluationDialog
+from staff_app.services import EvaluationOutcome, KnowledgeBackend
 from staff_app.tasks import ProgressRelay, Tasks
 
 COLUMNS = ("Title", "Audience", "Chunks", "Reviewed", "Last ingested", "Status", "File")
@@ -36,6 +41,9 @@ NO_AUDIENCE = "no audience declared"
 EVALUATION_MISSING = (
     "The evaluation is run from the command line: clinic-assistant evaluate "
     "(it is not available from this window in this version)."
+)
+EVALUATION_HELP = (
+    "Measure routing, retrieval and the relevance gate on labelled questions (takes a minute)."
 )
 STATUS_WORDS = {
     "created": "added",
@@ -64,13 +72,30 @@ def ask_audience(parent: QWidget, names: list[str]) -> str | None:
     return "public" if choice.startswith("public") else "staff"
 
 
+def choose_questions_file(parent: QWidget, start: Path | None) -> Path | None:
+    """Ask for a YAML questions file. Tests replace this function."""
+    name, _filter = QFileDialog.getOpenFileName(
+        parent,
+        "Labelled questions for the evaluation",
+        str(start.parent) if start is not None else "",
+        "Questions (*.yaml *.yml)",
+    )
+    return Path(name) if name else None
+
+
+def local_time(moment: dt.datetime) -> dt.datetime:
+    """A stored UTC time in this computer's time zone (the clinic's)."""
+    return moment.astimezone() if moment.tzinfo is not None else moment
+
+
 def document_cells(doc: Any) -> list[str]:
+    ingested = f"{local_time(doc.ingested_at):%d %b %Y %H:%M}"
     return [
         doc.title,
         doc.audience,
         str(doc.chunks),
-        doc.reviewed_on.isoformat() if doc.reviewed_on else "not recorded",
-        f"{doc.ingested_at:%Y-%m-%d %H:%M}" + (f" by {doc.ingested_by}" if doc.ingested_by else ""),
+        f"{doc.reviewed_on:%d %b %Y}" if doc.reviewed_on else "not recorded",
+        ingested + (f" by {doc.ingested_by}" if doc.ingested_by else ""),
         doc.status,
         doc.source_path,
     ]
@@ -98,6 +123,8 @@ class KnowledgeTab(QWidget):
         tasks: Tasks,
         run_evaluation: Any = None,
         parent: QWidget | None = None,
+        *,
+        default_questions: Path | None = None,
     ) -> None:
         super().__init__(parent)
         self.knowledge = knowledge
@@ -128,12 +155,22 @@ class KnowledgeTab(QWidget):
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.clicked.connect(self.refresh)
         self.evaluate_button = QPushButton("Run evaluation")
+        self.evaluate_button.setAccessibleName("Run the evaluation")
         self.run_evaluation = run_evaluation
+        self.default_questions = default_questions
+        self.evaluation_dialog: EvaluationDialog | None = None
         if run_evaluation is None:
             self.evaluate_button.setEnabled(False)
             self.evaluate_button.setToolTip(EVALUATION_MISSING)
         else:
-            self.evaluate_button.clicked.connect(self.evaluate)
+            self.evaluate_button.setToolTip(EVALUATION_HELP)
+            menu = QMenu(self.evaluate_button)
+            if default_questions is not None and default_questions.is_file():
+                shipped = menu.addAction(f"Shipped questions ({default_questions.name})")
+                shipped.triggered.connect(lambda: self.evaluate(default_questions))
+            other = menu.addAction("Choose a questions file...")
+            other.triggered.connect(self.choose_and_evaluate)
+            self.evaluate_button.setMenu(menu)
         buttons = QHBoxLayout()
         for button in (
             self.ingest_button,
@@ -314,16 +351,29 @@ class KnowledgeTab(QWidget):
             self._on_error,
         )
 
-    def evaluate(self) -> None:
-        run = self.run_evaluation
-        self.evaluate_button.setEnabled(False)
-        self.message.setText("Running the evaluation; this can take a few minutes...")
-        self.tasks.run(run, self._on_evaluated, self._on_evaluation_failed)
+    def choose_and_evaluate(self) -> None:
+        path = choose_questions_file(self, self.default_questions)
+        if path is not None:
+            self.evaluate(path)
 
-    def _on_evaluated(self, summary: object) -> None:
+    def evaluate(self, questions: Path | None = None) -> None:
+        run, path = self.run_evaluation, questions or self.default_questions
+        if run is None:
+            return
+        if path is None:
+            self.choose_and_evaluate()
+            return
+        self.evaluate_button.setEnabled(False)
+        self.message.setText(f"Running the evaluation on {path.name}; this can take a minute...")
+        self.tasks.run(lambda: run(path), self._on_evaluated, self._on_evaluation_failed)
+
+    def _on_evaluated(self, outcome: EvaluationOutcome) -> None:
         self.evaluate_button.setEnabled(True)
-        self.message.setText(str(summary))
-        self.refresh()
+        verdict = "passed" if outcome.passed else "FAILED (safety mistake or audience leak)"
+        self.message.setText(f"Evaluation of {outcome.questions_file.name}: {verdict}.")
+        dialog = EvaluationDialog(outcome, self)
+        self.evaluation_dialog = dialog
+        dialog.open()
 
     def _on_evaluation_failed(self, error: BaseException) -> None:
         self.evaluate_button.setEnabled(True)

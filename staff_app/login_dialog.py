@@ -1,7 +1,8 @@
 """Sign-in: username and password checked by the user service on a worker thread.
 
 A wrong password shows one calm message and keeps the dialog open with the password cleared;
-Enter submits. The dialog never says whether an account exists, and never logs the password.
+Enter submits. The dialog never says whether a given account exists, and never logs the password.
+When there is no staff account at all yet (a fresh installation), it says how IT creates one.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from staff_app.services import UserBackend
 from staff_app.tasks import Tasks
 
 WRONG_PASSWORD = "That username and password do not match. Please try again."
+NO_ACCOUNTS = (
+    "There are no staff accounts yet. IT creates the first one on this computer or the "
+    "server with:  clinic-assistant users add NAME"
+)
 
 
 class LoginDialog(QDialog):
@@ -81,7 +86,18 @@ class LoginDialog(QDialog):
         self.setTabOrder(self.username, self.password)
         self.setTabOrder(self.password, self.sign_in_button)
         self.username.setFocus()
-        self.resize(380, 0)
+        self.resize(420, 0)
+        self.no_accounts = False
+        self._check_accounts()
+
+    def _check_accounts(self) -> None:
+        users = self.users
+        self.tasks.run(users.list, self._on_accounts, lambda _error: None)
+
+    def _on_accounts(self, accounts: list[Any]) -> None:
+        self.no_accounts = not accounts
+        if self.no_accounts:
+            self._show(NO_ACCOUNTS)
 
     def submit(self) -> None:
         username = self.username.text().strip()
@@ -107,7 +123,11 @@ class LoginDialog(QDialog):
         self._busy(False)
         self.password.clear()
         self.password.setFocus()
-        self._show(WRONG_PASSWORD if isinstance(error, AuthenticationFailed) else describe(error))
+        if isinstance(error, AuthenticationFailed):
+            self._show(WRONG_PASSWORD)
+            self._check_accounts()  # says how to create the first account when there is none
+        else:
+            self._show(describe(error))
 
     def _show(self, text: str) -> None:
         self.message.setText(text)

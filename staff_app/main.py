@@ -2,7 +2,9 @@
 
 Sets the QSettings organisation and application names (window geometry only), installs the
 exception hooks (log + one sentence on screen, never a traceback), and builds the real engine
-services lazily. Signing out returns to the sign-in dialog.
+services lazily (one database, one embedder). Signing out returns to the sign-in dialog.
+``--smoke-test --data-dir DIR`` runs ``engine.smoke.run_smoke_test`` on the staff channel and exits
+with its status, without opening a window (the frozen build is checked with it).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from engine.errors import ClinicError
@@ -31,6 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--data-dir", help="folder for every file the product writes")
     parser.add_argument("--config", help="the TOML configuration file")
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="ingest the sample documents, answer one question extractively, exit 0 if cited",
+    )
     return parser
 
 
@@ -66,12 +73,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(describe(error), file=sys.stderr)
         return 2
     _configure_logging(settings)
+    if args.smoke_test:
+        from engine.smoke import run_smoke_test
+
+        try:
+            return run_smoke_test(settings, channel="staff")
+        except ClinicError as error:
+            print(f"SMOKE TEST FAILED: {describe(error)}", file=sys.stderr)
+            return 1
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName(APP_AUTHOR)
     app.setApplicationName(f"{APP_NAME}-staff")
-    install_excepthooks(lambda text: QMessageBox.warning(None, "Clinic Assistant", text))
+
+    def show_error(text: str) -> None:
+        QMessageBox.warning(None, "Clinic Assistant", text)
+
+    install_excepthooks(show_error)
 
     services = build_services(settings)
+    try:
+        return _run(app, services)
+    finally:
+        if services.close is not None:
+            services.close()
+
+
+def _run(app: QCoreApplication, services: StaffServices) -> int:
     window = StaffWindow(services, QSettings())
 
     def on_signed_out() -> None:

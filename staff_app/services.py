@@ -1,14 +1,16 @@
 """The backends the staff app talks to, bundled so tests can inject fakes.
 
-``StaffServices`` holds the booking, user, review and knowledge services plus a factory for the
-signed-in user's assistant backend. ``build_services(settings)`` wires the real engine services;
-they open the database lazily (on a worker thread, at first use) and re-open it after a failure,
-so the app starts and recovers while the database is down. Nothing here touches a widget.
+``StaffServices`` holds the booking, user, review and knowledge services, a factory for the
+signed-in user's assistant backend, the health check and the evaluation. ``build_services``
+wires the real engine services over ONE database (opened lazily on a worker thread at first use,
+re-opened after a failure, so the app starts and recovers while the database is down) and ONE
+embedder shared by answering, ingest and evaluation. Nothing here touches a widget.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -16,13 +18,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import ClinicError, DatabaseUnavailable, ModelUnavailable
-from engine.protocols import AssistantBackend
+from engine.paths import knowledge_dir
+from engine.protocols import AssistantBackend, Embedder
 
 if TYPE_CHECKING:
     from engine.db import Database
     from engine.ingest import IngestReport
     from engine.knowledge import DocumentInfo, EmbeddingInfo
     from engine.settings import Settings
+
+log = logging.getLogger(__name__)
+
+EXTRACTIVE_NO_HOSTS = (
+    "Answers are extractive: no model server is configured, so answers quote the documents "
+    "word for word."
+)
+EXTRACTIVE_CONFIGURED = (
+    "Answers are extractive (set in the configuration): they quote the documents word for word."
+)
 
 Progress = Callable[[str, int, int], None]
 
@@ -48,6 +61,7 @@ class BookingBackend(Protocol):
 
 class UserBackend(Protocol):
     def authenticate(self, username: str, password: str) -> Any: ...
+    def list(self) -> list[Any]: ...
 
 
 class ReviewBackend(Protocol):
@@ -79,6 +93,21 @@ class KnowledgeBackend(Protocol):
     def remove_document(self, slug: str, *, user: str) -> bool: ...
 
 
+@dataclass(frozen=True)
+class EvaluationOutcome:
+    """What the Knowledge tab shows after an evaluation run."""
+
+    questions_file: Path
+    text: str  # engine.evaluation.format_report
+    plot: Path | None  # PNG of the similarity distributions
+    passed: bool
+
+
+def default_questions_file() -> Path:
+    """The labelled questions shipped beside the sample knowledge: ``evaluation/questions.yaml``."""
+    return knowledge_dir().parent / "evaluation" / "questions.yaml"
+
+
 @dataclass
 class StaffServices:
     users: UserBackend
@@ -88,44 +117,73 @@ class StaffServices:
     #: The signed-in user's assistant (audience "staff"); called with the username at sign-in.
     make_assistant: Callable[[str], AssistantBackend]
     #: Raises a ClinicError when the database or model server is down; runs on a worker thread.
-    check_health: Callable[[], None] | None = None
-    #: Runs the evaluation and returns a short summary; None when not available.
-    run_evaluation: Callable[[], str] | None = None
+    #: May return a short note for the status bar (such as "answers are extractive").
+    check_health: Callable[[], str | None] | None = None
+    #: Runs the evaluation on a questions file (on a worker thread); None when not available.
+    run_evaluation: Callable[[Path], EvaluationOutcome] | None = None
+    #: The questions file the evaluation uses unless the person picks another.
+    default_questions: Path | None = None
+    #: Releases the database connections (called when the app quits).
+    close: Callable[[], None] | None = None
 
 
-class _LazyDatabase:
-    """Opens the database on first use (on whichever worker thread asks) and after failures."""
+class EngineResources:
+    """The one database and the one embedder every staff service shares.
 
-    def __init__(self, settings: Settings) -> None:
+    Both load on first use, on whichever worker thread asks. After a database failure the
+    connection pool is dropped and the next use opens it again.
+    """
+
+    def __init__(self, settings: Settings, embedder: Embedder | None = None) -> None:
         self.settings = settings
         self._db: Database | None = None
-        self._lock = threading.Lock()
+        self._embedder = embedder
+        self._db_lock = threading.Lock()
+        self._embedder_lock = threading.Lock()
 
-    def get(self) -> Database:
+    def database(self) -> Database:
         from engine.db import open_database
 
-        with self._lock:
+        with self._db_lock:
             if self._db is None:
                 self._db = open_database(self.settings)
             return self._db
 
+    def embedder(self) -> Embedder:
+        from engine.embeddings import load_embedder
+
+        with self._embedder_lock:
+            if self._embedder is None:
+                self._embedder = load_embedder(self.settings)
+            return self._embedder
+
     def reset(self) -> None:
-        with self._lock:
+        with self._db_lock:
             if self._db is not None:
                 self._db.dispose()
             self._db = None
 
+    def check_database(self) -> None:
+        try:
+            self.database().ping()
+        except DatabaseUnavailable:
+            self.reset()
+            raise
+        except ClinicError as exc:
+            self.reset()
+            raise DatabaseUnavailable(str(exc)) from exc
+
 
 class _Lazy:
-    """A service built from the database at first attribute use; rebuilt after the DB resets."""
+    """A service built from the shared database at first attribute use; rebuilt after a reset."""
 
-    def __init__(self, database: _LazyDatabase, make: Callable[[Database], Any]) -> None:
-        self._database = database
+    def __init__(self, resources: EngineResources, make: Callable[[Database], Any]) -> None:
+        self._resources = resources
         self._make = make
         self._built: tuple[Database, Any] | None = None
 
     def __getattr__(self, name: str) -> Any:
-        db = self._database.get()
+        db = self._resources.database()
         if self._built is None or self._built[0] is not db:
             self._built = (db, self._make(db))
         return getattr(self._built[1], name)
@@ -134,36 +192,26 @@ class _Lazy:
 class EngineKnowledge:
     """KnowledgeBackend over engine.knowledge and engine.ingest."""
 
-    def __init__(self, database: _LazyDatabase, settings: Settings) -> None:
-        self._database = database
-        self.settings = settings
-        self._embedder: Any = None
-        self._lock = threading.Lock()
-
-    def _embedder_instance(self) -> Any:
-        from engine.embeddings import load_embedder
-
-        with self._lock:
-            if self._embedder is None:
-                self._embedder = load_embedder(self.settings)
-            return self._embedder
+    def __init__(self, resources: EngineResources) -> None:
+        self._resources = resources
+        self.settings = resources.settings
 
     def list_documents(self) -> list[DocumentInfo]:
         from engine.knowledge import list_documents
 
-        return list_documents(self._database.get(), self.settings)
+        return list_documents(self._resources.database(), self.settings)
 
     def embedding_info(self) -> EmbeddingInfo:
         from engine.knowledge import embedding_info
 
-        return embedding_info(self._database.get(), self.settings)
+        return embedding_info(self._resources.database(), self.settings)
 
-    def _ingester(self, user: str, progress: Progress | None) -> Any:
+    def _ingester(self, user: str, progress: Progress | None = None) -> Any:
         from engine.ingest import Ingester
 
         return Ingester(
-            self._database.get(),
-            self._embedder_instance(),
+            self._resources.database(),
+            self._resources.embedder(),
             self.settings,
             user=user,
             progress=progress,
@@ -196,71 +244,94 @@ class EngineKnowledge:
         return report
 
     def remove_document(self, slug: str, *, user: str) -> bool:
-        from engine.ingest import Ingester
-
         # Removing needs no embedding, but the Ingester checks the model: build it the same way.
-        removed: bool = Ingester(
-            self._database.get(), self._embedder_instance(), self.settings, user=user
-        ).remove_document(slug)
+        removed: bool = self._ingester(user).remove_document(slug)
         return removed
 
 
-def _check_model_server(settings: Settings) -> None:
-    if settings.ollama.generation == "extractive" or not settings.ollama.hosts:
-        return
+def check_model_server(settings: Settings) -> str | None:
+    """None when answers are generated and the server answers; a note when they are extractive
+    by configuration; ModelUnavailable when a configured server does not answer."""
+    if not settings.ollama.hosts:
+        return EXTRACTIVE_NO_HOSTS
+    if settings.ollama.generation == "extractive":
+        return EXTRACTIVE_CONFIGURED
     from engine.ollama_chat import OllamaChat
 
-    chat = OllamaChat.from_settings(settings)
-    try:
-        if not chat.is_reachable(timeout=3.0):
-            hosts = ", ".join(settings.ollama.hosts)
-            raise ModelUnavailable(f"No answer from the model server at {hosts}.")
-    finally:
-        chat.close()
-
-
-def build_services(settings: Settings) -> StaffServices:
-    """The real services. Imports the engine lazily so the window can show before they load."""
-    from engine.review import ReviewService  # type: ignore[import-not-found,unused-ignore]
-    from engine.users import UserService  # type: ignore[import-not-found,unused-ignore]
-
-    from engine.booking import BookingService
-    from engine.service import build_backend
-
-    database = _LazyDatabase(settings)
-
-    def check_health() -> None:
+    unreachable = []
+    for host in settings.ollama.hosts:
+        chat = OllamaChat.from_settings(settings, host=host)
         try:
-            database.get().ping()
-        except DatabaseUnavailable:
-            database.reset()
-            raise
-        except ClinicError as exc:
-            database.reset()
-            raise DatabaseUnavailable(str(exc)) from exc
-        _check_model_server(settings)
+            if chat.is_reachable(timeout=3.0):
+                return None
+        finally:
+            chat.close()
+        unreachable.append(host)
+    raise ModelUnavailable(f"No answer from the model server at {', '.join(unreachable)}.")
 
-    def make_assistant(username: str) -> AssistantBackend:
-        return build_backend(settings, audience="staff", channel="staff", username=username)
 
-    run_evaluation: Callable[[], str] | None = None
+def evaluate(resources: EngineResources, questions_file: Path) -> EvaluationOutcome:
+    """Run engine.evaluation on ``questions_file``; the plot goes to the data folder.
+
+    The measured floor is reported, not stored: applying it is a deliberate command-line step
+    (``clinic-assistant evaluate``), not a side effect of a button.
+    """
+    from engine.db import check_embedding_model
+    from engine.evaluation import format_report, load_questions, run_evaluation, write_plot
+
+    questions = load_questions(questions_file)
+    db = resources.database()
+    embedder = resources.embedder()
+    check_embedding_model(db, embedder.model_name, embedder.dimension)
+    report = run_evaluation(db, embedder, resources.settings, questions)
+    png = resources.settings.data_dir / "evaluation" / "similarity.png"
     try:
-        from engine import evaluation  # type: ignore[attr-defined,unused-ignore]
+        png.parent.mkdir(parents=True, exist_ok=True)
+        write_plot(report, png)
+    except OSError:
+        log.warning("could not write the evaluation plot to %s", png, exc_info=True)
+        return EvaluationOutcome(questions_file, format_report(report), None, report.passed)
+    return EvaluationOutcome(questions_file, format_report(report), png, report.passed)
 
-        if hasattr(evaluation, "run_evaluation"):
 
-            def run_evaluation() -> str:
-                return str(evaluation.run_evaluation(settings))
+def make_staff_backend(resources: EngineResources, username: str) -> AssistantBackend:
+    """The signed-in user's assistant: audience staff, channel staff, the shared DB/embedder."""
+    from engine.service import ServiceBackend
 
-    except ImportError:
-        run_evaluation = None
+    class StaffBackend(ServiceBackend):
+        def database(self) -> Database:
+            self._db = resources.database()
+            return super().database()
+
+        def embedder(self) -> Embedder:
+            return resources.embedder()
+
+        def check_database(self) -> None:
+            resources.check_database()
+
+    return StaffBackend(resources.settings, audience="staff", channel="staff", username=username)
+
+
+def build_services(settings: Settings, *, embedder: Embedder | None = None) -> StaffServices:
+    """The real services. ``embedder`` replaces the configured model (tests pass a fake)."""
+    from engine.booking import BookingService
+    from engine.review import ReviewService
+    from engine.users import UserService
+
+    resources = EngineResources(settings, embedder)
+
+    def check_health() -> str | None:
+        resources.check_database()
+        return check_model_server(settings)
 
     return StaffServices(
-        users=_Lazy(database, UserService),
-        booking=_Lazy(database, BookingService),
-        review=_Lazy(database, ReviewService),
-        knowledge=EngineKnowledge(database, settings),
-        make_assistant=make_assistant,
+        users=_Lazy(resources, UserService),
+        booking=_Lazy(resources, BookingService),
+        review=_Lazy(resources, ReviewService),
+        knowledge=EngineKnowledge(resources),
+        make_assistant=lambda username: make_staff_backend(resources, username),
         check_health=check_health,
-        run_evaluation=run_evaluation,
+        run_evaluation=lambda path: evaluate(resources, path),
+        default_questions=default_questions_file(),
+        close=resources.reset,
     )

@@ -44,7 +44,12 @@ class StaffWindow(QMainWindow):
 
         self.assistant = AssistantTab()
         self.appointments = AppointmentsTab(services.booking, self.tasks)
-        self.knowledge = KnowledgeTab(services.knowledge, self.tasks, services.run_evaluation)
+        self.knowledge = KnowledgeTab(
+            services.knowledge,
+            self.tasks,
+            services.run_evaluation,
+            default_questions=services.default_questions,
+        )
         self.review = ReviewTab(services.review, self.tasks)
         self.tabs = QTabWidget()
         self.tabs.setAccessibleName("Sections")
@@ -64,6 +69,11 @@ class StaffWindow(QMainWindow):
             "background: #fff4ce; color: #5c3c00; padding: 3px 8px; border-radius: 3px;"
         )
         self.banner.hide()
+        self.note = QLabel("")
+        self.note.setObjectName("healthNote")
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setStyleSheet("color: #444;")
+        self.note.hide()
         self.user_label = QLabel("")
         self.user_label.setTextFormat(Qt.TextFormat.PlainText)
         self.sign_out_button = QPushButton("Sign out")
@@ -71,6 +81,7 @@ class StaffWindow(QMainWindow):
         self.sign_out_button.clicked.connect(self.sign_out)
         bar = self.statusBar()
         bar.addWidget(self.banner, 1)
+        bar.addWidget(self.note, 1)
         bar.addPermanentWidget(self.user_label)
         bar.addPermanentWidget(self.sign_out_button)
 
@@ -157,13 +168,18 @@ class StaffWindow(QMainWindow):
             return
         self.tasks.run(check, self._on_healthy, self._on_unhealthy)
 
-    def _on_healthy(self, _result: object) -> None:
+    def _on_healthy(self, result: object) -> None:
+        """Everything needed is up; ``result`` may be a note such as "answers are extractive"."""
         self.health_checks += 1
         self.banner.hide()
         self.banner.setText("")
+        note = result if isinstance(result, str) else ""
+        self.note.setText(note)
+        self.note.setVisible(bool(note))
 
     def _on_unhealthy(self, error: BaseException) -> None:
         self.health_checks += 1
+        self.note.hide()
         self.banner.setText(describe(error))
         self.banner.show()
 

@@ -265,6 +265,9 @@ class FakeUsers:
             raise AuthenticationFailed("The username or password is not right.")
         return StaffUserView(username, self.names.get(username, username), True)
 
+    def list(self) -> list[StaffUserView]:
+        return [StaffUserView(u, self.names.get(u, u), True) for u in sorted(self.passwords)]
+
 
 def review_items() -> list[ReviewItem]:
     base = dt.datetime(2025, 3, 7, 9, 0, tzinfo=dt.UTC)
