@@ -1,0 +1,255 @@
+"""Hybrid retrieval on the real PostgreSQL: audience in SQL, the keyword arm, the relevance gate
+(applied before the cut), reciprocal-rank fusion and the HNSW plan."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from engine import retrieval
+from engine.db import Database
+from engine.retrieval import Retriever, SearchResult, reciprocal_rank_fusion, visible_audiences
+from engine.settings import Settings
+from tests.support.clinic_corpus import (
+    COURIER_TEXT,
+    FLOOR,
+    AngleEmbedder,
+    fake_settings,
+    ingest,
+    write_corpus,
+)
+from tests.support.fake_embedder import FakeEmbedder
+
+UNKNOWN_AUDIENCES = ["", "admin", "STAFF", "Staff", " staff", "public' OR 1=1 --", "staff'--"]
+
+
+@pytest.fixture
+def fake(settings: Settings) -> Settings:
+    return fake_settings(settings)
+
+
+@pytest.fixture
+def corpus(db: Database, fake: Settings, tmp_path: Path) -> Retriever:
+    ingest(db, fake, write_corpus(tmp_path / "knowledge"))
+    return Retriever(db, fake)
+
+
+def search(
+    retriever: Retriever, question: str, audience: str, embedder: FakeEmbedder | None = None
+) -> SearchResult:
+    embedder = embedder or FakeEmbedder()
+    return retriever.search_with_candidates(embedder.embed_query(question), question, audience)
+
+
+# -- audience ---------------------------------------------------------------------------------
+
+
+def test_staff_text_asked_as_public_question_is_never_returned(corpus: Retriever) -> None:
+    staff = search(corpus, COURIER_TEXT, "staff")
+    assert staff.passages, "the staff reader must find the staff passage (else the test is void)"
+    assert staff.passages[0].text == COURIER_TEXT
+    assert staff.passages[0].audience == "staff"
+
+    public = search(corpus, COURIER_TEXT, "public")
+    assert COURIER_TEXT not in [p.text for p in public.candidates]
+    assert {p.audience for p in public.candidates} == {"public"}
+    assert all(p.audience == "public" for p in public.passages)
+
+
+@pytest.mark.parametrize("audience", UNKNOWN_AUDIENCES)
+def test_unknown_audience_fails_closed_to_public(corpus: Retriever, audience: str) -> None:
+    result = search(corpus, COURIER_TEXT, audience)
+    assert result.candidates, "public passages are still searched"
+    assert {p.audience for p in result.candidates} == {"public"}
+    public = search(corpus, COURIER_TEXT, "public")
+    assert [p.chunk_id for p in result.candidates] == [p.chunk_id for p in public.candidates]
+
+
+def test_visible_audiences_only_exact_staff_sees_staff() -> None:
+    assert visible_audiences("staff") == ["public", "staff"]
+    for audience in [*UNKNOWN_AUDIENCES, "public"]:
+        assert visible_audiences(audience) == ["public"]
+
+
+# -- the keyword arm and the gate --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("question", ["020 7946 0199", "What is the courier account PX-4471?"])
+def test_exact_token_found_by_keyword_arm_despite_low_similarity(
+    db: Database, fake: Settings, tmp_path: Path, question: str
+) -> None:
+    embedder = AngleEmbedder({"Supplier accounts": 0.25})
+    ingest(db, fake, write_corpus(tmp_path / "k"), embedder)
+    retriever = Retriever(db, fake)
+
+    result = search(retriever, question, "staff", embedder)
+    courier = [p for p in result.passages if p.text == COURIER_TEXT]
+    assert courier, f"{question!r} must reach the courier passage through the keyword arm"
+    assert courier[0].similarity < FLOOR  # the vector arm alone would not have admitted it
+    assert courier[0].keyword_rank == 1
+    assert result.passages[0].text == COURIER_TEXT
+
+
+def test_a_near_miss_number_is_not_evidence(db: Database, fake: Settings, tmp_path: Path) -> None:
+    embedder = AngleEmbedder({"Supplier accounts": 0.25})
+    ingest(db, fake, write_corpus(tmp_path / "k"), embedder)
+    result = search(Retriever(db, fake), "020 7946 0188", "staff", embedder)
+    assert result.passages == ()
+    assert any(p.text == COURIER_TEXT for p in result.candidates)  # found, but judged weak
+
+
+def test_nothing_above_the_floor_returns_no_passages(corpus: Retriever) -> None:
+    result = search(corpus, "xylophone quantum zebra", "staff")
+    assert result.candidates, "the vector arm always returns its nearest rows"
+    assert all(p.similarity < FLOOR for p in result.candidates)
+    assert (
+        corpus.search(FakeEmbedder().embed_query("xylophone zebra"), "xylophone zebra", "staff")
+        == []
+    )
+
+
+def test_a_plain_question_finds_its_passage_first(corpus: Retriever) -> None:
+    result = search(corpus, "Where is the free parking for patients?", "public")
+    assert result.passages[0].document_slug == "parking"
+    assert result.passages[0].heading_path == "Parking and access > Car park"
+    assert result.passages[0].similarity >= FLOOR
+    assert result.best_similarity == max(p.similarity for p in result.candidates)
+
+
+WEAK_NOTES = "ABCDEFGHIJ"
+
+
+def _weak_and_strong(root: Path) -> Path:
+    documents = {}
+    for index, letter in enumerate(WEAK_NOTES):
+        repeats = " ".join(["clinic hours"] * (20 - index))
+        documents[f"public/weak-{letter}.md"] = (
+            f"---\ntitle: Weak note {letter}\naudience: public\n---\n# Weak note {letter}\n\n"
+            f"## Clinic hours\n\n{repeats}.\n"
+        )
+    documents["public/strong.md"] = (
+        "---\ntitle: Phlebotomy\naudience: public\n---\n# Phlebotomy\n\n## Service\n\n"
+        "The phlebotomy service takes blood samples. Walk in without an appointment; the "
+        "service runs in the clinic on weekday mornings, and the hours are posted at reception.\n"
+    )
+    return write_corpus(root, documents)
+
+
+def test_gate_is_applied_before_the_cut(db: Database, settings: Settings, tmp_path: Path) -> None:
+    """Ten weak passages that out-rank a strong one in fusion cannot crowd it out."""
+    fake = fake_settings(settings, max_passages=3)
+    angles = {f"Weak note {letter}": 0.29 - i * 0.01 for i, letter in enumerate(WEAK_NOTES)}
+    embedder = AngleEmbedder({**angles, "Phlebotomy": 0.8})
+    ingest(db, fake, _weak_and_strong(tmp_path / "k"), embedder)
+    retriever = Retriever(db, fake)
+
+    result = search(retriever, "phlebotomy clinic hours", "public", embedder)
+    top = result.candidates[: fake.retrieval.max_passages]
+    # The scenario is real: the fused top is made only of weak passages the gate refuses.
+    assert all(p.document_slug.startswith("weak-") for p in top), [p.document_slug for p in top]
+    assert not any(retriever.passes_gate(p) for p in top)
+    assert [p.document_slug for p in result.passages] == ["strong"]
+
+
+def test_passes_gate_uses_absolute_evidence_not_rank(fake: Settings, db: Database) -> None:
+    retriever = Retriever(db, fake)
+    base = retrieval.RetrievedPassage(
+        chunk_id=1,
+        document_slug="d",
+        document_title="D",
+        audience="public",
+        heading_path="D > S",
+        text="t",
+        similarity=FLOOR + 0.01,
+        vector_rank=1,
+        keyword_rank=None,
+        reviewed_on=None,
+        term_share=0.5,
+        fused_score=1.0,
+    )
+    from dataclasses import replace
+
+    assert retriever.passes_gate(base)
+    assert not retriever.passes_gate(replace(base, similarity=FLOOR - 0.01))
+    assert not retriever.passes_gate(replace(base, term_share=0.0))  # topic words alone
+    keyword = replace(base, similarity=0.21, keyword_rank=5, term_share=0.9, fused_score=0.0)
+    assert retriever.passes_gate(keyword)
+    assert not retriever.passes_gate(replace(keyword, keyword_rank=None))
+    assert not retriever.passes_gate(replace(keyword, similarity=0.05))  # unrelated text
+    assert not retriever.passes_gate(replace(keyword, term_share=0.5))
+
+
+# -- fusion (pure) ----------------------------------------------------------------------------
+
+
+def test_fusion_rewards_agreement_between_arms() -> None:
+    fused = reciprocal_rank_fusion([[1, 2, 3], [2, 4, 5]])
+    assert [item for item, _ in fused] == [2, 1, 4, 3, 5]
+    assert dict(fused)[2] == pytest.approx(1 / 62 + 1 / 61)
+    assert dict(fused)[1] == pytest.approx(1 / 61)
+
+
+def test_fusion_ties_keep_first_appearance() -> None:
+    fused = reciprocal_rank_fusion([[7, 8], [8, 7]])
+    assert [item for item, _ in fused] == [7, 8]
+    assert fused[0][1] == pytest.approx(fused[1][1])
+    assert [i for i, _ in reciprocal_rank_fusion([[5], [9]])] == [5, 9]
+
+
+def test_fusion_k_controls_how_much_the_top_rank_dominates() -> None:
+    rankings = [[1, 10, 11, 2], [20, 21, 22, 2]]  # 2 is fourth in both arms
+    small, large = (
+        reciprocal_rank_fusion(rankings, k=1)[0],
+        reciprocal_rank_fusion(rankings, k=60)[0],
+    )
+    assert small[0] == 1 and small[1] == pytest.approx(1 / 2)
+    assert large[0] == 2 and large[1] == pytest.approx(2 / 64)
+
+
+def test_fusion_of_nothing_is_empty() -> None:
+    assert reciprocal_rank_fusion([]) == []
+    assert reciprocal_rank_fusion([[], []]) == []
+
+
+# -- the plan ---------------------------------------------------------------------------------
+
+
+def test_vector_query_can_use_the_hnsw_index(corpus: Retriever, db: Database) -> None:
+    vector = "[" + ",".join(["0.05"] * 384) + "]"
+    with db.session() as session:
+        # A handful of rows would be sorted in memory; make the planner cost them like many.
+        for setting in ("enable_seqscan", "enable_sort", "enable_bitmapscan"):
+            session.execute(sa.text(f"SET LOCAL {setting} = off"))
+        plan = "\n".join(
+            str(row[0])
+            for row in session.execute(
+                sa.text("EXPLAIN " + str(retrieval._VECTOR_SQL.text)),
+                {"q": vector, "audiences": ["public"], "k": 30},
+            )
+        )
+    assert "chunks_embedding_hnsw" in plan, plan
+
+
+# -- the real embedding model ----------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_real_model_finds_a_paraphrase_and_rejects_the_unrelated(
+    db: Database, settings: Settings, tmp_path: Path, model_cache_dir: Path
+) -> None:
+    from engine.embeddings import FastEmbedder
+
+    embedder = FastEmbedder("sentence-transformers/all-MiniLM-L6-v2", model_cache_dir)
+    ingest(db, settings, write_corpus(tmp_path / "k"), embedder)
+    retriever = Retriever(db, settings)
+    question = "Can I eat before my MRI?"
+    result = retriever.search_with_candidates(embedder.embed_query(question), question, "public")
+
+    headings = [p.heading_path for p in result.passages]
+    assert headings and headings[0] == "Test preparation > MRI scans", headings
+    assert result.passages[0].similarity >= settings.similarity_floor
+    assert "Parking and access > Car park" not in headings
+    parking = next(p for p in result.candidates if p.document_slug == "parking")
+    assert not retriever.passes_gate(parking)
