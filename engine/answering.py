@@ -117,7 +117,7 @@ class Assistant:
         self.channel = channel
         self.username = username
         self.clock = clock
-        self.retriever = Retriever(db, settings)
+        self.retriever = Retriever(db, settings, embedder.model_name)
         self.appointment_helper = appointment_helper
 
     @property

@@ -179,7 +179,7 @@ def recommend_floor(
 def run_evaluation(
     db: Database, embedder: Embedder, settings: Settings, questions: Sequence[Question]
 ) -> EvaluationReport:
-    retriever = Retriever(db, settings)
+    retriever = Retriever(db, settings, embedder.model_name)
     results: list[QuestionResult] = []
     searched: list[tuple[Question, SearchResult]] = []
     for q in questions:

@@ -130,11 +130,12 @@ _DOC_FREQ_SQL = sa.text(
 class Retriever:
     """Searches one database's chunks for one embedding model's floor."""
 
-    def __init__(self, db: Database, settings: Settings) -> None:
+    def __init__(self, db: Database, settings: Settings, model_name: str | None = None) -> None:
+        """``model_name`` is the embedder's (its floor applies); default: the configured one."""
         self.db = db
         self.settings = settings
         self.config = settings.retrieval
-        self.floor = settings.similarity_floor
+        self.floor = settings.retrieval.similarity_floor(model_name or settings.embedding.model)
 
     def search(
         self, question_embedding: Sequence[float], question_text: str, audience: str

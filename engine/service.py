@@ -7,6 +7,7 @@ always public, whatever the audience argument or the configuration says.
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 from collections.abc import Iterator, Sequence
 
@@ -19,6 +20,7 @@ from engine.embeddings import load_embedder
 from engine.errors import ClinicError, DatabaseUnavailable
 from engine.events import AnswerEvent, DoneEvent, Outcome, Route, Turn
 from engine.protocols import ChatModel, Embedder
+from engine.roles import KIOSK_ROLE, init_roles
 from engine.safety import route_question
 from engine.settings import Settings
 
@@ -67,15 +69,43 @@ class ServiceBackend:
     def database(self) -> Database:
         with self._lock:
             if self._db is None:
-                self._db = open_database(self.settings)
+                self._db = self._open()
             db = self._db
         if not self._purged:
             self._purged = True
             try:
                 purge_expired(db, self.settings.logging.answer_retention_days)
-            except ClinicError:
-                log.warning("could not purge old answers", exc_info=True)
+            except Exception:  # the kiosk role may not delete; the staff desk purges then
+                log.info("old answers not purged from this connection", exc_info=True)
         return db
+
+    def _open(self) -> Database:
+        """Staff and CLI connect as configured. A kiosk never reads as the table owner: on a
+        shared server IT gives it a DSN for the ``clinic_kiosk`` role; on the embedded server it
+        creates that role itself and connects with it, so row-level security hides staff rows
+        even from a buggy query."""
+        settings = self.settings
+        if self.channel != "kiosk":
+            return open_database(settings)
+        if settings.database.url:
+            return open_database(settings, migrate=False)
+        owner = open_database(settings)
+        try:
+            init_roles(
+                owner,
+                kiosk_password=secrets.token_urlsafe(32),
+                staff_password=secrets.token_urlsafe(32),
+            )
+            url = sa.engine.make_url(owner.url).set(username=KIOSK_ROLE, password=None)
+        finally:
+            owner.dispose()
+        kiosk = Database(
+            url.render_as_string(hide_password=False),
+            pool_size=settings.database.pool_size,
+            connect_timeout=settings.database.connect_timeout,
+        )
+        kiosk.ping()
+        return kiosk
 
     def embedder(self) -> Embedder:
         with self._lock:
@@ -140,23 +170,57 @@ class ServiceBackend:
             raise DatabaseUnavailable(str(exc)) from exc
 
     def suggested_questions(self) -> list[str]:
-        """Section headings of this audience's documents, as tappable questions."""
+        """Up to six short topics (section headings) a person can tap, each known to find an answer.
+
+        Headings come only from documents this audience may read (the kiosk: public only), taken
+        in turn from each document so the topics cover different leaflets. A heading is offered
+        only if it is short (at most 40 characters), distinct, routed as an information question
+        and, asked as it is, passes the same relevance gate as a typed question: tapping a topic
+        never ends in "I don't know", an emergency banner or a clinical referral.
+        """
+        from engine.retrieval import Retriever
+
+        max_chars = 40
         audiences = ["public", "staff"] if self.audience == "staff" else ["public"]
         with self.database().session() as session:
             rows = session.execute(
                 sa.text(
                     """
-                    SELECT DISTINCT ON (d.slug) d.slug, split_part(c.heading_path, ' > ', 2)
+                    SELECT d.slug, split_part(c.heading_path, ' > ', 2) AS heading,
+                           min(c.ordinal) AS first
                     FROM chunks c JOIN documents d ON d.id = c.document_id
                     WHERE d.audience = ANY(CAST(:a AS varchar[]))
                       AND split_part(c.heading_path, ' > ', 2) <> ''
-                    ORDER BY d.slug, c.ordinal
+                    GROUP BY d.slug, heading
+                    ORDER BY d.slug, first
                     """
                 ),
                 {"a": audiences},
             ).all()
-        headings = [str(r[1]) for r in rows if r[1]]
-        return headings[:MAX_SUGGESTIONS]
+        per_document: dict[str, list[str]] = {}
+        for slug, heading, _first in rows:
+            per_document.setdefault(str(slug), []).append(" ".join(str(heading).split()))
+        candidates: list[str] = []
+        depth = max((len(h) for h in per_document.values()), default=0)
+        for index in range(depth):
+            candidates += [h[index] for h in per_document.values() if index < len(h)]
+        retriever = Retriever(self.database(), self.settings)
+        chosen: list[str] = []
+        seen: set[str] = set()
+        for heading in candidates:
+            key = heading.casefold()
+            if not heading or len(heading) > max_chars or key in seen:
+                continue
+            seen.add(key)
+            if route_question(heading).route is not Route.INFORMATION:
+                continue
+            vector = self.embedder().embed_query(heading)
+            if not retriever.search(vector, heading, self.audience):
+                continue
+            chosen.append(heading)
+            if len(chosen) == MAX_SUGGESTIONS:
+                break
+        return chosen
 
     def _appointment_helper(self, question: str) -> str | None:
         try:
