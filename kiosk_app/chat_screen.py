@@ -68,7 +68,7 @@ class ChatScreen(QWidget):
         layout.addLayout(top)
         self.banner = EmergencyBanner()
         layout.addWidget(self.banner)
-        self.view = ChatView(font_scale=style.CHAT_FONT_SCALE)
+        self.view = ChatView(font_scale=style.CHAT_FONT_SCALE, touch=True)
         layout.addWidget(self.view, 1)
         self.input = QuestionInput()
         self.input.submitted.connect(self.question_submitted)

@@ -13,6 +13,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QSizePolicy, 
 from kiosk_app import style
 
 ROWS = ("1234567890", "qwertyuiop", "asdfghjkl'", "zxcvbnm,.?")
+SHOW_KEYBOARD = "\N{KEYBOARD}  Keyboard  \N{BLACK UP-POINTING TRIANGLE}"
+HIDE_KEYBOARD = "\N{KEYBOARD}  Hide keyboard  \N{BLACK DOWN-POINTING TRIANGLE}"
 SHIFT = "\N{UPWARDS WHITE ARROW} Shift"
 BACKSPACE = "\N{ERASE TO THE LEFT} Delete"
 SPACE = "Space"
@@ -103,3 +105,33 @@ class OnScreenKeyboard(QWidget):
         else:
             text = button.text()
             self.press(text.lower() if len(text) == 1 and self.shifted else text)
+
+
+class KeyboardToggle(QPushButton):
+    """A large labelled button that shows or hides the on-screen keyboard.
+
+    The keyboard takes about 40% of a 1080 px screen; after a question is asked the window folds
+    it away so the answer gets the room, and this button (or a tap on the question box) brings it
+    back. The caption always says in words what a tap will do.
+    """
+
+    def __init__(self, keyboard: OnScreenKeyboard, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.keyboard = keyboard
+        self.setObjectName("keyboardToggle")
+        self.setFont(style.font(style.BODY_PT, bold=True))
+        self.setMinimumHeight(style.TOUCH_MIN_PX)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.clicked.connect(self.toggle)
+        self._refresh()
+
+    @Slot()
+    def toggle(self) -> None:
+        self.set_keyboard_open(self.keyboard.isHidden())
+
+    def set_keyboard_open(self, open_: bool) -> None:
+        self.keyboard.setVisible(open_)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self.setText(SHOW_KEYBOARD if self.keyboard.isHidden() else HIDE_KEYBOARD)

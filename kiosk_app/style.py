@@ -50,6 +50,7 @@ QPushButton[primary="true"] {{ background: {PRIMARY}; color: {PAPER}; border-col
 QPushButton[primary="true"]:pressed {{ background: #00205A; }}
 QPushButton#key {{ min-width: {KEY_PX}px; min-height: {KEY_PX}px; padding: 0px; }}
 QPushButton#key[active="true"] {{ background: {PRIMARY}; color: {PAPER}; }}
+QPushButton#keyboardToggle {{ border-color: {PRIMARY}; color: {PRIMARY}; padding: 8px 28px; }}
 QPushButton#suggestion {{ text-align: left; padding: 12px 22px; border-color: {PRIMARY}; }}
 QPushButton#citationButton {{
     text-align: left; border: 2px solid {PRIMARY}; color: {PRIMARY}; padding: 8px 14px;

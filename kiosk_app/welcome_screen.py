@@ -1,4 +1,7 @@
-"""The first screen a patient sees: the clinic's name, a large question box, suggested questions.
+"""The first screen a patient sees: the clinic's name, a large question box, topics to tap.
+
+Topics are the engine's ``suggested_questions`` (section headings of the public leaflets, each
+known to find an answer); tapping one asks it as a question.
 
 It only collects a question and emits it; it never calls the engine.
 """
@@ -7,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -22,6 +26,9 @@ INTRO = (
     "getting ready for a test. Answers come from the clinic's own leaflets, with the source shown."
 )
 PLACEHOLDER = "Type your question here"
+TOPICS_TITLE = "Or tap a topic:"
+MAX_TOPICS = 6
+TOPIC_COLUMNS = 2
 
 
 class QuestionInput(QWidget):
@@ -64,8 +71,8 @@ class WelcomeScreen(QWidget):
         super().__init__(parent)
         self.setObjectName("welcomeScreen")
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(80, 36, 80, 12)
-        layout.setSpacing(20)
+        layout.setContentsMargins(80, 24, 80, 8)
+        layout.setSpacing(14)
         self.title = QLabel(clinic_name)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setFont(style.font(style.TITLE_PT, bold=True))
@@ -75,10 +82,11 @@ class WelcomeScreen(QWidget):
         self.intro.setFont(style.font(style.BODY_PT))
         self.input = QuestionInput()
         self.input.submitted.connect(self.question_submitted)
-        self.suggestions_title = QLabel("Or tap one of these questions:")
+        self.suggestions_title = QLabel(TOPICS_TITLE)
         self.suggestions_title.setFont(style.font(style.BODY_PT, bold=True))
-        self._suggestions = QVBoxLayout()
-        self._suggestions.setSpacing(12)
+        self._suggestions = QGridLayout()
+        self._suggestions.setHorizontalSpacing(16)
+        self._suggestions.setVerticalSpacing(12)
         for widget in (self.title, self.intro, self.input, self.suggestions_title):
             layout.addWidget(widget)
         layout.addLayout(self._suggestions)
@@ -93,7 +101,7 @@ class WelcomeScreen(QWidget):
             self._suggestions.removeWidget(button)
             button.setParent(None)
             button.deleteLater()
-        for question in questions[:5]:
+        for index, question in enumerate(questions[:MAX_TOPICS]):
             button = QPushButton(f"\N{BLACK RIGHT-POINTING TRIANGLE}  {question}")
             button.setObjectName("suggestion")
             button.setProperty("question", question)
@@ -101,7 +109,8 @@ class WelcomeScreen(QWidget):
             button.setMinimumHeight(style.TOUCH_MIN_PX)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.clicked.connect(self._on_suggestion)
-            self._suggestions.addWidget(button)
+            row, column = divmod(index, TOPIC_COLUMNS)
+            self._suggestions.addWidget(button, row, column)
         self.suggestions_title.setVisible(bool(questions))
 
     @Slot()

@@ -13,9 +13,16 @@ import importlib
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, Slot
+from PySide6.QtCore import QEvent, QObject, Slot
 from PySide6.QtGui import QCloseEvent, QResizeEvent
-from PySide6.QtWidgets import QApplication, QFrame, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.errors import DatabaseUnavailable
 from engine.events import Citation, DoneEvent, Route, Turn
@@ -29,7 +36,7 @@ from kiosk_app.chat_screen import ChatScreen
 from kiosk_app.database import DatabaseMonitor
 from kiosk_app.idle import Clock, IdleMonitor
 from kiosk_app.idle_warning import IdleWarning
-from kiosk_app.keyboard import OnScreenKeyboard
+from kiosk_app.keyboard import KeyboardToggle, OnScreenKeyboard
 from kiosk_app.lockdown import LONG_PRESS_MS, CornerHotspot, KeyGuard, PinPad
 from kiosk_app.unavailable_screen import UnavailableScreen
 from kiosk_app.welcome_screen import WelcomeScreen
@@ -103,13 +110,22 @@ class KioskWindow(QWidget):
             self.stack.addWidget(screen)
         self.keyboard = OnScreenKeyboard()
         self.keyboard.set_target(self.welcome.input.edit)
+        self.keyboard_toggle = KeyboardToggle(self.keyboard)
+        toggle_row = QHBoxLayout()
+        toggle_row.setContentsMargins(24, 0, 24, 6)
+        toggle_row.addStretch(1)
+        toggle_row.addWidget(self.keyboard_toggle)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.stack, 1)
+        layout.addLayout(toggle_row)
         layout.addWidget(self.keyboard)
+        self.keyboard_toggle.set_keyboard_open(True)
+        for edit in (self.welcome.input.edit, self.chat.input.edit):
+            edit.installEventFilter(self)
 
-        self.passage = PassageViewer(font_scale=style.CHAT_FONT_SCALE)
+        self.passage = PassageViewer(font_scale=style.CHAT_FONT_SCALE, touch=True)
         self.passage_overlay = _Overlay(self, self.passage)
         self.idle_warning = IdleWarning(self)
         self.pin_pad = PinPad(kiosk.exit_pin, self)
@@ -168,6 +184,7 @@ class KioskWindow(QWidget):
         self.chat.input.edit.clear()
         self.keyboard.reset()
         self.keyboard.set_target(self.chat.input.edit)
+        self.keyboard_toggle.set_keyboard_open(False)  # the answer gets the room
         self.stack.setCurrentWidget(self.chat)
         self.chat.view.add_question(question)
         bubble = self.chat.view.add_answer()
@@ -218,6 +235,9 @@ class KioskWindow(QWidget):
         bubble.set_text(done.text)
         bubble.set_citations(done.citations)
         self._turns.append(Turn(question, done.text))
+        questions = [b for b in self.chat.view.bubbles() if b.role == "question"]
+        if questions:  # read a long answer from the question down, not from its end
+            self.chat.view.show_from_top(questions[-1])
 
     @Slot(str, object)
     def _on_failed(self, message: str, error: object) -> None:
@@ -261,6 +281,7 @@ class KioskWindow(QWidget):
         self.welcome.reset()
         self.keyboard.reset()
         self.keyboard.set_target(self.welcome.input.edit)
+        self.keyboard_toggle.set_keyboard_open(self.database.available)
         self.passage.close_passage()
         self.passage_overlay.hide()
         self.pin_pad.dismiss()
@@ -271,7 +292,8 @@ class KioskWindow(QWidget):
     @Slot(bool)
     def _on_database(self, available: bool) -> None:
         self.wipe()
-        self.keyboard.setVisible(available)
+        self.keyboard_toggle.set_keyboard_open(available)
+        self.keyboard_toggle.setVisible(available)
         if available:
             self._suggestions.start()
 
@@ -304,6 +326,12 @@ class KioskWindow(QWidget):
         self.runner.shutdown()
         self.database.wait()
         self._suggestions.wait()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # A tap on either question box brings the folded keyboard back.
+        if event.type() == QEvent.Type.MouseButtonPress and self.database.available:
+            self.keyboard_toggle.set_keyboard_open(True)
+        return super().eventFilter(watched, event)
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.WindowDeactivate and self.isFullScreen():

@@ -9,13 +9,27 @@ These widgets never start threads or call the engine; they only display what the
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QFont
+import math
+
+from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QFont,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+    QTextCursor,
+    QTextDocument,
+    QTextOption,
+)
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QFrame,
     QLabel,
     QPushButton,
     QScrollArea,
+    QScroller,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -26,6 +40,7 @@ from engine.events import Citation
 BASE_POINT_SIZE = 11.0
 QUESTION_HEADER = "You asked"
 ANSWER_HEADER = "Answer"
+SIZE_HINT_WIDTH = 400
 
 
 def scaled_font(scale: float, factor: float = 1.0, bold: bool = False) -> QFont:
@@ -50,6 +65,124 @@ def citation_caption(citation: Citation) -> str:
     if citation.document_title and not path.startswith(citation.document_title):
         path = f"{citation.document_title} > {path}"
     return f"[{citation.number}] {path}"
+
+
+class PlainTextBody(QWidget):
+    """Word-wrapped plain text that grows by appending, at a cost independent of what came before.
+
+    A word-wrapping ``QLabel`` re-measures its whole text several times on every ``setText``: a
+    2,000-token answer stalled the event loop for 45-80 ms per flush. This widget keeps one
+    ``QTextDocument`` and inserts new text at the end with a cursor, so only the last paragraph is
+    laid out again; its height always fits its content (height-for-width). The text is inserted
+    as plain text, never interpreted as HTML. It takes no mouse input, so a finger dragging over
+    an answer scrolls the chat instead of selecting text.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._text = ""
+        self._heights: dict[int, int] = {}
+        self._doc = QTextDocument(self)
+        self._doc.setUndoRedoEnabled(False)
+        self._doc.setDocumentMargin(0)
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self._doc.setDefaultTextOption(option)
+        self._doc.setDefaultFont(self.font())
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+
+    def text(self) -> str:
+        return self._text
+
+    def textFormat(self) -> Qt.TextFormat:
+        return Qt.TextFormat.PlainText
+
+    def document_height(self) -> int:
+        return math.ceil(self._doc.size().height())
+
+    def setText(self, text: str) -> None:
+        if text == self._text:
+            return
+        if text.startswith(self._text) and self._text:
+            self.appendText(text[len(self._text) :])
+            return
+        self._text = text
+        self._doc.setPlainText(text)
+        self._changed()
+
+    def appendText(self, text: str) -> None:
+        if not text:
+            return
+        self._text += text
+        cursor = QTextCursor(self._doc)
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(text)  # plain: insertText never parses markup
+        self._changed()
+
+    def clear(self) -> None:
+        self.setText("")
+
+    def _changed(self) -> None:
+        self._heights.clear()
+        self.updateGeometry()
+        self.update()
+
+    # -- size -------------------------------------------------------------------------------
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        if width <= 0:
+            return 0
+        cached = self._heights.get(width)
+        if cached is None:
+            # Measuring at another width re-lays out everything: remember each answer, and
+            # leave the document at the width it is drawn at.
+            drawn = self._doc.textWidth()
+            self._doc.setTextWidth(width)
+            cached = self._heights[width] = self.document_height()
+            if drawn > 0 and drawn != width:
+                self._doc.setTextWidth(drawn)
+        return cached
+
+    def sizeHint(self) -> QSize:
+        width = self.width() if self.width() > 0 else SIZE_HINT_WIDTH
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        # The real height comes from heightForWidth; a minimum measured at some earlier, narrower
+        # width would leave a tall empty gap under the text.
+        return QSize(0, self.fontMetrics().lineSpacing() if self._text else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._doc.textWidth() != event.size().width():
+            self._doc.setTextWidth(event.size().width())
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._doc.setDefaultFont(self.font())
+            self._changed()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        context.palette.setColor(
+            QPalette.ColorRole.Text, self.palette().color(QPalette.ColorRole.WindowText)
+        )
+        context.clip = event.rect().toRectF()
+        painter.setClipRect(event.rect())
+        self._doc.documentLayout().draw(painter, context)
+        painter.end()
+
+
+def enable_touch_scrolling(area: QAbstractScrollArea) -> None:
+    """Kinetic scrolling by dragging a finger (or the mouse) anywhere in ``area``."""
+    QScroller.grabGesture(area.viewport(), QScroller.ScrollerGestureType.LeftMouseButtonGesture)
 
 
 class CitationButton(QPushButton):
@@ -100,10 +233,9 @@ class Bubble(QFrame):
         self.status_label.setObjectName("bubbleStatus")
         self.status_label.setFont(scaled_font(scale, 0.9))
         self.status_label.hide()
-        self.body = plain_label()
+        self.body = PlainTextBody()
         self.body.setObjectName("bubbleBody")
         self.body.setFont(scaled_font(scale))
-        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.body.hide()
         self.citations = QWidget()
         self.citations.setObjectName("citationList")
@@ -128,9 +260,12 @@ class Bubble(QFrame):
         self.body.setVisible(bool(text))
 
     def append_text(self, text: str) -> None:
+        """Add streamed text at the end (only the last paragraph is laid out again)."""
         if text:
             self.set_status("")
-            self.set_text(self._text + text)
+            self._text += text
+            self.body.appendText(text)
+            self.body.setVisible(True)
 
     def set_citations(self, citations: tuple[Citation, ...] | list[Citation]) -> None:
         while self._citation_layout.count():
@@ -153,10 +288,14 @@ class ChatView(QScrollArea):
 
     citation_clicked = Signal(object)
 
-    def __init__(self, font_scale: float = 1.0, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, font_scale: float = 1.0, parent: QWidget | None = None, *, touch: bool = False
+    ) -> None:
         super().__init__(parent)
         self.font_scale = font_scale
         self.setObjectName("chatView")
+        if touch:
+            enable_touch_scrolling(self)
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -206,6 +345,14 @@ class ChatView(QScrollArea):
         self._follow = True
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
+
+    def show_from_top(self, bubble: Bubble) -> None:
+        """Scroll so ``bubble`` starts at the top of the view and stop following new text
+        (a finished long answer is read from its beginning, not from its sources line)."""
+        self._layout.activate()
+        self._follow = False
+        bar = self.verticalScrollBar()
+        bar.setValue(min(bar.maximum(), max(0, bubble.y() - self._layout.spacing())))
 
     def _add(self, bubble: Bubble) -> Bubble:
         bubble.citation_clicked.connect(self.citation_clicked)

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from engine.events import Citation
-from engine.qt.chat_view import plain_label, scaled_font
+from engine.qt.chat_view import enable_touch_scrolling, plain_label, scaled_font
 
 NO_REVIEW_DATE = "Review date not recorded"
 
@@ -24,7 +24,9 @@ class PassageViewer(QFrame):
 
     closed = Signal()
 
-    def __init__(self, font_scale: float = 1.0, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, font_scale: float = 1.0, parent: QWidget | None = None, *, touch: bool = False
+    ) -> None:
         super().__init__(parent)
         self.citation: Citation | None = None
         self.setObjectName("passageViewer")
@@ -57,7 +59,11 @@ class PassageViewer(QFrame):
         self.text.setObjectName("passageText")
         self.text.setReadOnly(True)
         self.text.setFont(scaled_font(font_scale))
-        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        if touch:  # a finger drag scrolls; it does not select
+            self.text.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+            enable_touch_scrolling(self.text)
+        else:
+            self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         for widget in (self.heading, self.reviewed, self.text):
             layout.addWidget(widget)
         layout.setStretchFactor(self.text, 1)

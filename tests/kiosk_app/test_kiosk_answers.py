@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLabel
 
 from engine.errors import ModelUnavailable
@@ -172,3 +172,18 @@ def test_suggested_question_is_asked_when_tapped(qtbot, window, backend):
     qtbot.mouseClick(buttons[0], Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: len(backend.calls) == 1, timeout=5000)
     assert backend.calls[0][0] == "Where can I park?"
+
+
+def test_at_most_six_topics_all_on_screen_with_the_keyboard_open(qtbot, make_window):
+    topics = ["Car park", "Opening hours", "Private fees", "Blood tests", "Toilets", "Refunds"]
+    window = make_window(FakeBackend(suggestions=[*topics, "Seventh", "Eighth"]))
+    window.resize(1920, 1080)
+    buttons = window.welcome.suggestion_buttons()
+    assert [b.property("question") for b in buttons] == topics
+    assert window.welcome.suggestions_title.text() == "Or tap a topic:"
+    assert window.keyboard.isVisible()
+    qtbot.waitUntil(lambda: buttons[-1].geometry().bottom() > 0, timeout=2000)
+    for button in buttons:
+        bottom = button.mapTo(window, button.rect().bottomLeft()).y()
+        assert bottom < window.keyboard_toggle.mapTo(window, QPoint(0, 0)).y()
+        assert button.height() >= 48

@@ -82,3 +82,39 @@ def test_clear_removes_every_bubble(qtbot):
     view.add_answer().append_text("answer")
     view.clear()
     assert view.bubbles() == []
+
+
+LONG = "The clinic's documents say:\n\n" + "Fasting blood tests are booked in the morning. " * 80
+
+
+def test_a_long_answer_fits_its_bubble_with_no_gap_below(qtbot):
+    view = ChatView(font_scale=2.3)
+    qtbot.addWidget(view)
+    view.resize(1200, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    view.add_question("How long do I fast?")
+    bubble = view.add_answer("Searching")
+    for start in range(0, len(LONG), 97):  # streamed in pieces, as the runner flushes them
+        bubble.append_text(LONG[start : start + 97])
+    assert bubble.text == LONG and bubble.body.text() == LONG
+    qtbot.waitUntil(lambda: bubble.body.height() == bubble.body.document_height(), timeout=2000)
+    assert bubble.body.height() > 600  # grew with its text, nothing clipped
+    content = view.widget()
+    assert content.height() - bubble.geometry().bottom() < 60  # no empty screen under it
+    bar = view.verticalScrollBar()
+    assert bar.value() == bar.maximum()  # followed the stream
+    view.show_from_top(view.bubbles()[0])
+    assert bar.value() < 40  # a finished answer is read from the question down
+
+
+def test_setting_the_same_text_again_keeps_it(qtbot):
+    view = ChatView()
+    qtbot.addWidget(view)
+    bubble = view.add_answer()
+    bubble.append_text("A letter costs £25 [1].")
+    bubble.set_text("A letter costs £25 [1].")
+    bubble.set_text("A letter costs £25 [1]. Sources: [1]")
+    assert bubble.body.text() == "A letter costs £25 [1]. Sources: [1]"
+    bubble.set_text("Replaced")
+    assert bubble.body.text() == "Replaced"
