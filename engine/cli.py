@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -102,6 +103,43 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
         )
         print("Run 'clinic-assistant evaluate' to calibrate the similarity floor for this model.")
         return 1 if report.failed else 0
+    if args.db_command == "backup":
+        import datetime as dt
+        import subprocess
+
+        import sqlalchemy as sa
+
+        url = sa.engine.make_url(dbm.database_url(settings))
+        target = (
+            Path(args.file)
+            if args.file
+            else settings.data_dir
+            / "backups"
+            / f"clinic-assistant-{dt.datetime.now():%Y%m%d-%H%M%S}.dump"
+        )
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"error: cannot write the backup to {target}: {exc.strerror}.", file=sys.stderr)
+            return 1
+        command = [str(dbm.pg_tool("pg_dump")), "--format=custom", "--file", str(target)]
+        if url.host:
+            command += ["--host", url.host]
+        elif url.query.get("host"):
+            command += ["--host", str(url.query["host"])]
+        if url.port:
+            command += ["--port", str(url.port)]
+        command += ["--username", url.username or "postgres", str(url.database)]
+        env = dict(os.environ)
+        if url.password:
+            env["PGPASSWORD"] = url.password
+        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        if done.returncode != 0:
+            print(f"error: the backup failed: {done.stderr.strip()}", file=sys.stderr)
+            return 1
+        print(f"Backup written to {target} ({target.stat().st_size:,} bytes).")
+        print(f"Restore with: pg_restore --clean --if-exists --dbname DSN {target}")
+        return 0
     if args.db_command == "init-roles":
         from engine.roles import init_roles
 
@@ -215,6 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
     db_sub.add_parser("status", help="show the database and schema version")
     reembed = db_sub.add_parser("reembed", help="re-embed every document with the configured model")
     reembed.add_argument("--user", default="cli")
+    backup = db_sub.add_parser("backup", help="write a pg_dump backup (custom format)")
+    backup.add_argument("file", nargs="?", help="default: <data dir>/backups/<timestamp>.dump")
     roles = db_sub.add_parser("init-roles", help="create kiosk and staff roles on a shared server")
     roles.add_argument("--kiosk-password", required=True)
     roles.add_argument("--staff-password", required=True)
