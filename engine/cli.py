@@ -109,7 +109,7 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
 
         import sqlalchemy as sa
 
-        url = sa.engine.make_url(dbm.database_url(settings))
+        dsn = sa.engine.make_url(dbm.database_url(settings))
         target = (
             Path(args.file)
             if args.file
@@ -123,16 +123,16 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
             print(f"error: cannot write the backup to {target}: {exc.strerror}.", file=sys.stderr)
             return 1
         command = [str(dbm.pg_tool("pg_dump")), "--format=custom", "--file", str(target)]
-        if url.host:
-            command += ["--host", url.host]
-        elif url.query.get("host"):
-            command += ["--host", str(url.query["host"])]
-        if url.port:
-            command += ["--port", str(url.port)]
-        command += ["--username", url.username or "postgres", str(url.database)]
+        if dsn.host:
+            command += ["--host", dsn.host]
+        elif dsn.query.get("host"):
+            command += ["--host", str(dsn.query["host"])]
+        if dsn.port:
+            command += ["--port", str(dsn.port)]
+        command += ["--username", dsn.username or "postgres", str(dsn.database)]
         env = dict(os.environ)
-        if url.password:
-            env["PGPASSWORD"] = url.password
+        if dsn.password:
+            env["PGPASSWORD"] = dsn.password
         done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
         if done.returncode != 0:
             print(f"error: the backup failed: {done.stderr.strip()}", file=sys.stderr)
