@@ -253,3 +253,23 @@ def test_real_model_finds_a_paraphrase_and_rejects_the_unrelated(
     assert "Parking and access > Car park" not in headings
     parking = next(p for p in result.candidates if p.document_slug == "parking")
     assert not retriever.passes_gate(parking)
+
+
+def test_ingest_leaves_planner_statistics_for_the_audience_filter(
+    db: Database, fake: Settings, tmp_path: Path
+) -> None:
+    """Without statistics for the (small) documents table the planner sorts every chunk instead
+    of using HNSW; autovacuum never analyzes fewer than 50 rows, so ingest does it."""
+    ingest(db, fake, write_corpus(tmp_path / "k"))
+    with db.session() as session:
+        analyzed = session.execute(
+            sa.text(
+                "SELECT relname FROM pg_stat_user_tables WHERE relname IN ('documents', 'chunks') "
+                "AND last_analyze IS NOT NULL ORDER BY relname"
+            )
+        ).scalars()
+        assert list(analyzed) == ["chunks", "documents"]
+        estimate = session.execute(
+            sa.text("SELECT reltuples FROM pg_class WHERE relname = 'documents'")
+        ).scalar_one()
+    assert estimate == 5
