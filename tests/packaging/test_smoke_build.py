@@ -29,49 +29,53 @@ pytestmark = [
 
 def test_built_kiosk_answers_from_the_bundle(tmp_path: Path) -> None:
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    dist = tmp_path / "dist"
-    started = time.perf_counter()
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "PyInstaller",
-            "--noconfirm",
-            "--log-level",
-            "WARN",
-            "--distpath",
-            str(dist),
-            "--workpath",
-            str(tmp_path / "work"),
-            str(ROOT / "packaging" / "kiosk.spec"),
-        ],
-        check=True,
-        cwd=ROOT,
-        timeout=900,
-    )
-    built = time.perf_counter() - started
-    exe = dist / f"clinic-kiosk-{version}" / "clinic-kiosk"
-    assert exe.is_file()
-
-    # The embedded server refuses private parent folders when run as root (pytest's are 0700).
+    # Root runs the embedded server as user pgserver, which must reach both the bundle's
+    # binaries and the data folder: build and run in a 0755 folder, as an install under /opt
+    # would be (pytest's tmp_path parents are 0700).
     shared = Path(tempfile.mkdtemp(prefix="clinic-smoke-"))
     shared.chmod(0o755)
-    home = shared / "home"
-    home.mkdir()
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "QT_QPA_PLATFORM": "offscreen"}
-    started = time.perf_counter()
-    result = subprocess.run(
-        [str(exe), "--smoke-test", "--data-dir", str(shared / "data")],
-        env=env,  # no PYTHONPATH, no venv: only what the bundle holds
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    ran = time.perf_counter() - started
-    shutil.rmtree(shared, ignore_errors=True)
-    print(f"build {built:.0f} s, smoke run {ran:.1f} s")
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
-    assert "Q: What are the clinic's opening hours?" in result.stdout
-    assert "route=information" in result.stdout
-    assert "[1] Opening hours" in result.stdout  # a citation from the bundled sample knowledge
+    try:
+        dist = shared / "dist"
+        started = time.perf_counter()
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "PyInstaller",
+                "--noconfirm",
+                "--log-level",
+                "WARN",
+                "--distpath",
+                str(dist),
+                "--workpath",
+                str(tmp_path / "work"),
+                str(ROOT / "packaging" / "kiosk.spec"),
+            ],
+            check=True,
+            cwd=ROOT,
+            timeout=900,
+        )
+        built = time.perf_counter() - started
+        exe = dist / f"clinic-kiosk-{version}" / "clinic-kiosk"
+        assert exe.is_file()
+
+        home = shared / "home"
+        home.mkdir()
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "QT_QPA_PLATFORM": "offscreen"}
+        started = time.perf_counter()
+        result = subprocess.run(
+            [str(exe), "--smoke-test", "--data-dir", str(shared / "data")],
+            env=env,  # no PYTHONPATH, no venv: only what the bundle holds
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        ran = time.perf_counter() - started
+        print(f"build {built:.0f} s, smoke run {ran:.1f} s")
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+        assert "Q: What are the clinic's opening hours?" in result.stdout
+        assert "route=information" in result.stdout
+        assert "[1] Opening hours" in result.stdout  # a citation from the bundled sample knowledge
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
