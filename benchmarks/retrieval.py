@@ -1,0 +1,217 @@
+"""Latency of one question's retrieval (embed the question + hybrid search + gate) at 1k and 10k
+chunks (100k with --with-100k), beside its raw parts (query embedding alone, vector kNN alone) so
+the overhead of the hybrid search and the gate reads as a ratio.
+
+The sample knowledge/ is ingested with the real model, then synthetic chunks (random unit vectors,
+random words, half public and half staff) are loaded with COPY and the HNSW index is rebuilt
+after each load (loading into an indexed table is ~6x slower). Everything runs on an embedded
+PostgreSQL in a temporary folder that is deleted afterwards.
+
+Run: .venv/bin/python benchmarks/retrieval.py [--with-100k] [--questions N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import sqlalchemy as sa  # noqa: E402
+import yaml  # noqa: E402
+
+from engine import retrieval  # noqa: E402
+from engine.db import Database, open_database  # noqa: E402
+from engine.embeddings import FastEmbedder  # noqa: E402
+from engine.ingest import Ingester  # noqa: E402
+from engine.retrieval import Retriever  # noqa: E402
+from engine.settings import DEFAULT_EMBEDDING_MODEL, Settings  # noqa: E402
+
+SYNTHETIC_DOCUMENTS = 40
+WORDS_PER_CHUNK = 120
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def timed(fn: Callable[[], object], repeats: int = 1) -> list[float]:
+    out = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def questions(limit: int) -> list[str]:
+    rows = yaml.safe_load((ROOT / "evaluation" / "questions.yaml").read_text(encoding="utf-8"))
+    picked = [r["question"] for r in rows if r.get("intent") in ("information", "out_of_scope")]
+    return picked[:limit]
+
+
+def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:
+    letters = "abcdefghiklmnoprstuvw"
+    return ["".join(rng.choice(letters) for _ in range(rng.randint(4, 9))) for _ in range(size)]
+
+
+def add_synthetic(db: Database, count: int, dimension: int, rng: random.Random) -> None:
+    """COPY ``count`` synthetic chunks in, with the HNSW index dropped and rebuilt after."""
+    words = vocabulary(rng)
+    with db.session() as session:
+        existing = session.execute(
+            sa.text("SELECT count(*) FROM documents WHERE slug LIKE 'synthetic-%'")
+        ).scalar_one()
+        if not existing:
+            for i in range(SYNTHETIC_DOCUMENTS):
+                session.execute(
+                    sa.text(
+                        "INSERT INTO documents (slug, title, audience, source_path, source_folder, "
+                        "content_hash) VALUES (:s, :t, :a, '', '', '')"
+                    ),
+                    {
+                        "s": f"synthetic-{i}",
+                        "t": f"Synthetic {i}",
+                        "a": "public" if i % 2 == 0 else "staff",
+                    },
+                )
+        doc_ids = [
+            int(r[0])
+            for r in session.execute(
+                sa.text("SELECT id FROM documents WHERE slug LIKE 'synthetic-%' ORDER BY id")
+            )
+        ]
+        start_ordinal = session.execute(
+            sa.text("SELECT coalesce(max(ordinal), 0) + 1 FROM chunks WHERE document_id = :d"),
+            {"d": doc_ids[0]},
+        ).scalar_one()
+        session.execute(sa.text("DROP INDEX IF EXISTS chunks_embedding_hnsw"))
+    raw = db.engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        with cursor.copy(  # type: ignore[attr-defined]
+            "COPY chunks (document_id, ordinal, heading_path, text, token_estimate, embedding) "
+            "FROM STDIN"
+        ) as copy:
+            for n in range(count):
+                vector = [rng.gauss(0.0, 1.0) for _ in range(dimension)]
+                norm = sum(v * v for v in vector) ** 0.5
+                literal = "[" + ",".join(f"{v / norm:.6f}" for v in vector) + "]"
+                doc = doc_ids[n % len(doc_ids)]
+                text = " ".join(rng.choice(words) for _ in range(WORDS_PER_CHUNK))
+                copy.write_row(
+                    (doc, start_ordinal + n, f"Synthetic > Part {n}", text, 160, literal)
+                )
+        raw.commit()
+    finally:
+        raw.close()
+    started = time.perf_counter()
+    with db.session() as session:
+        session.execute(sa.text("SET LOCAL maintenance_work_mem = '256MB'"))
+        session.execute(
+            sa.text(
+                "CREATE INDEX chunks_embedding_hnsw ON chunks "
+                "USING hnsw (embedding vector_cosine_ops)"
+            )
+        )
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(sa.text("ANALYZE documents, chunks"))  # as ingest does
+    print(f"  HNSW index built in {time.perf_counter() - started:.1f} s", flush=True)
+
+
+def measure(db: Database, settings: Settings, embedder: FastEmbedder, qs: list[str]) -> None:
+    retriever = Retriever(db, settings)
+    with db.session() as session:
+        total = session.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one()
+        plan = "\n".join(
+            str(r[0])
+            for r in session.execute(
+                sa.text("EXPLAIN " + str(retrieval._VECTOR_SQL.text)),
+                {
+                    "q": retrieval._vector_literal(embedder.embed_query(qs[0])),
+                    "audiences": ["public"],
+                    "k": settings.retrieval.candidates,
+                },
+            )
+        )
+    uses_hnsw = "chunks_embedding_hnsw" in plan
+    vectors = {q: retrieval._vector_literal(embedder.embed_query(q)) for q in qs}
+    params = {"audiences": ["public"], "k": settings.retrieval.candidates}
+
+    def knn(q: str) -> None:
+        with db.session() as session:
+            session.execute(sa.text("SET LOCAL hnsw.ef_search = 100"))
+            session.execute(sa.text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+            session.execute(retrieval._VECTOR_SQL, {"q": vectors[q], **params}).all()
+
+    def full(q: str) -> None:
+        retriever.search_with_candidates(embedder.embed_query(q), q, "public")
+
+    for q in qs[:5]:  # warm caches and the connection pool
+        full(q)
+    embed_ms: list[float] = []
+    knn_ms: list[float] = []
+    full_ms: list[float] = []
+    kept = 0
+    for q in qs:
+        embed_ms += timed(lambda q=q: embedder.embed_query(q), 2)  # type: ignore[misc]
+        knn_ms += timed(lambda q=q: knn(q), 2)  # type: ignore[misc]
+        full_ms += timed(lambda q=q: full(q), 2)  # type: ignore[misc]
+        kept += bool(retriever.search(embedder.embed_query(q), q, "public"))
+    e50, k50, f50 = (statistics.median(x) for x in (embed_ms, knn_ms, full_ms))
+    print(
+        f"{total:>7} chunks | HNSW in plan: {'yes' if uses_hnsw else 'NO'} | "
+        f"embed p50/p95 {e50:.1f}/{percentile(embed_ms, 0.95):.1f} ms | "
+        f"kNN p50/p95 {k50:.1f}/{percentile(knn_ms, 0.95):.1f} ms | "
+        f"embed+hybrid+gate p50/p95 {f50:.1f}/{percentile(full_ms, 0.95):.1f} ms | "
+        f"ratio to embed+kNN {f50 / (e50 + k50):.2f}x | "
+        f"questions with passages {kept}/{len(qs)}",
+        flush=True,
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--with-100k", action="store_true", help="also measure at 100,000 chunks")
+    parser.add_argument("--questions", type=int, default=40)
+    args = parser.parse_args()
+    rng = random.Random(7)
+    temp = Path(tempfile.mkdtemp(prefix="clinic-bench-"))
+    temp.chmod(0o755)
+    try:
+        settings = Settings(data_dir=temp / "data")
+        started = time.perf_counter()
+        db = open_database(settings)
+        embedder = FastEmbedder(DEFAULT_EMBEDDING_MODEL, temp / "models")
+        report = Ingester(db, embedder, settings).ingest_folders([ROOT / "knowledge"])
+        print(
+            f"setup: server + model + knowledge/ ({report.embedded_chunks} chunks) in "
+            f"{time.perf_counter() - started:.1f} s",
+            flush=True,
+        )
+        qs = questions(args.questions)
+        sizes = [1_000, 10_000] + ([100_000] if args.with_100k else [])
+        for size in sizes:
+            with db.session() as session:
+                have = session.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one()
+            print(f"loading {size - have} synthetic chunks...", flush=True)
+            add_synthetic(db, size - have, embedder.dimension, rng)
+            measure(db, settings, embedder, qs)
+        db.dispose()
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
