@@ -7,6 +7,8 @@ plain text. The conversation is kept until Clear or sign-out.
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 from collections.abc import Iterator
 
 from PySide6.QtCore import Qt, Signal, Slot
@@ -55,13 +57,28 @@ def finished_before_done(events: Iterator[AnswerEvent]) -> Iterator[AnswerEvent]
             close()
 
 
+def uk_date(iso: str | None) -> str | None:
+    """``2026-11-16`` as ``16 Nov 2026``; other text unchanged."""
+    if not iso:
+        return iso
+    try:
+        return f"{dt.date.fromisoformat(iso):%d %b %Y}"
+    except ValueError:
+        return iso
+
+
+def for_display(citation: Citation) -> Citation:
+    """The citation with its review date written the way staff read dates."""
+    return dataclasses.replace(citation, reviewed_on=uk_date(citation.reviewed_on))
+
+
 def answer_with_citations(text: str, citations: tuple[Citation, ...] | list[Citation]) -> str:
     """What Copy puts on the clipboard: the answer, then one line per cited passage."""
     if not citations:
         return text
     lines = [text, "", "Sources:"]
     for citation in citations:
-        reviewed = f" (reviewed {citation.reviewed_on})" if citation.reviewed_on else ""
+        reviewed = f" (reviewed {uk_date(citation.reviewed_on)})" if citation.reviewed_on else ""
         lines.append(f"{citation_caption(citation)}{reviewed}")
     return "\n".join(lines)
 
@@ -115,6 +132,9 @@ class AssistantTab(QWidget):
         self.sources.setObjectName("sourcesList")
         self.sources.setAccessibleName("Sources of the latest answer")
         self.sources.currentItemChanged.connect(self._on_source_selected)
+        self.sources.setWordWrap(True)
+        self.sources.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.sources.setMaximumHeight(150)
         self.passage = PassageViewer(font_scale=1.0)
         self.passage.close_button.hide()  # a side panel, not an overlay
         self.passage.setAccessibleName("Full text of the selected source")
@@ -128,8 +148,10 @@ class AssistantTab(QWidget):
         title.setStyleSheet("font-weight: bold;")
         right_layout.addWidget(title)
         right_layout.addWidget(self.sources_hint)
-        right_layout.addWidget(self.sources, 1)
-        right_layout.addWidget(self.passage, 3)
+        right_layout.addWidget(self.sources)
+        right_layout.addWidget(self.passage, 1)
+        self.sources_filler = QWidget()  # keeps the title and hint at the top when empty
+        right_layout.addWidget(self.sources_filler, 1)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
@@ -245,6 +267,7 @@ class AssistantTab(QWidget):
             item.setToolTip(citation.document_title)
             self.sources.addItem(item)
         self.sources_hint.setVisible(not citations)
+        self.sources_filler.setVisible(not citations)
         self.sources.setVisible(bool(citations))
         if citations:
             self.sources.setCurrentRow(0)
@@ -260,10 +283,10 @@ class AssistantTab(QWidget):
                 self.sources.setCurrentRow(row)
                 return
         if isinstance(citation, Citation):
-            self.passage.show_citation(citation)
+            self.passage.show_citation(for_display(citation))
 
     @Slot(QListWidgetItem, QListWidgetItem)
     def _on_source_selected(self, current: QListWidgetItem | None, _previous: object) -> None:
         citation = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
         if isinstance(citation, Citation):
-            self.passage.show_citation(citation)
+            self.passage.show_citation(for_display(citation))

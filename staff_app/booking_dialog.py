@@ -226,7 +226,8 @@ class BookingDialog(QDialog):
         self.summary = QPlainTextEdit()
         self.summary.setReadOnly(True)
         self.summary.setAccessibleName("Booking details")
-        self.summary.setMaximumHeight(120)
+        lines = 6  # reference, patient, when, contact, reason, and a margin
+        self.summary.setFixedHeight(self.summary.fontMetrics().lineSpacing() * lines + 16)
         self.copy_button = QPushButton("Copy reference")
         self.copy_button.clicked.connect(self.copy_reference)
         self.print_button = QPushButton("Print...")

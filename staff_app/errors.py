@@ -67,7 +67,11 @@ def describe(error: BaseException | None) -> str:
     detail = str(error).strip()
     prefix = next((p for kind, p in _PREFIXES if isinstance(error, kind)), "")
     advice = next((a for kind, a in _ADVICE.items() if isinstance(error, kind)), "")
-    parts = [prefix] if prefix else []
+    # "The database cannot be reached." is not repeated before "The database at X cannot be
+    # reached.": the prefix is dropped when the detail already says the same thing.
+    gist = prefix.rstrip(".").lower().split(" ", 2)[-1] if prefix else ""
+    repeated = bool(gist) and gist in detail.lower() and detail != prefix
+    parts = [prefix] if prefix and not repeated else []
     if detail and detail != prefix:
         parts.append(detail)
     if not parts:

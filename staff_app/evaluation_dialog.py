@@ -6,6 +6,9 @@ never runs the evaluation itself. The report is plain text; the plot is a PNG in
 
 from __future__ import annotations
 
+import ast
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QPixmap
 from PySide6.QtWidgets import (
@@ -13,7 +16,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QLabel,
     QPlainTextEdit,
-    QSplitter,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +32,26 @@ NOT_STORED = (
     "'clinic-assistant evaluate' after reviewing this report."
 )
 NO_PLOT = "The plot could not be drawn (see the staff app's log)."
+_SUMMARY = re.compile(r"\{[^{}]*\}")
+
+
+def _summary_words(match: re.Match[str]) -> str:
+    try:
+        summary = ast.literal_eval(match.group(0))
+    except (ValueError, SyntaxError):
+        return match.group(0)
+    if not isinstance(summary, dict):
+        return match.group(0)
+    if not summary:
+        return "no questions"
+    parts = [f"{key} {summary[key]:.2f}" for key in ("min", "median", "max") if key in summary]
+    count = summary.get("count")
+    return ", ".join(parts) + (f" ({count} questions)" if count is not None else "")
+
+
+def readable_report(text: str) -> str:
+    """The engine's report with its summary dictionaries written as words for people."""
+    return _SUMMARY.sub(_summary_words, text)
 
 
 class EvaluationDialog(QDialog):
@@ -48,7 +71,7 @@ class EvaluationDialog(QDialog):
         source.setTextFormat(Qt.TextFormat.PlainText)
         source.setWordWrap(True)
 
-        self.report = QPlainTextEdit(outcome.text)
+        self.report = QPlainTextEdit(readable_report(outcome.text))
         self.report.setReadOnly(True)
         self.report.setAccessibleName("Evaluation report")
         self.report.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -60,6 +83,7 @@ class EvaluationDialog(QDialog):
         self.plot.setObjectName("evaluationPlot")
         self.plot.setAccessibleName("Similarity of answerable and unanswerable questions")
         self.plot.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.plot.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         pixmap = QPixmap(str(outcome.plot)) if outcome.plot is not None else QPixmap()
         if pixmap.isNull():
             self.plot.setTextFormat(Qt.TextFormat.PlainText)
@@ -74,15 +98,11 @@ class EvaluationDialog(QDialog):
         buttons.rejected.connect(self.reject)
         buttons.accepted.connect(self.accept)
 
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.plot)
-        splitter.addWidget(self.report)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
         layout.addWidget(self.verdict)
         layout.addWidget(source)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.plot)
+        layout.addWidget(self.report, 1)
         layout.addWidget(note)
         layout.addWidget(buttons)
         self.resize(980, 900)

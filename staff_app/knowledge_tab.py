@@ -88,14 +88,20 @@ def local_time(moment: dt.datetime) -> dt.datetime:
     return moment.astimezone() if moment.tzinfo is not None else moment
 
 
+#: Who ingested, for the accounts that are not people.
+INGESTED_BY_WORDS = {"cli": "command line", "system": "the system", "smoke-test": "smoke test"}
+NO_INGEST_YET = "Nothing ingested from this window yet."
+
+
 def document_cells(doc: Any) -> list[str]:
     ingested = f"{local_time(doc.ingested_at):%d %b %Y %H:%M}"
+    by = INGESTED_BY_WORDS.get(doc.ingested_by or "", doc.ingested_by)
     return [
         doc.title,
         doc.audience,
         str(doc.chunks),
         f"{doc.reviewed_on:%d %b %Y}" if doc.reviewed_on else "not recorded",
-        ingested + (f" by {doc.ingested_by}" if doc.ingested_by else ""),
+        ingested + (f" by {by}" if by else ""),
         doc.status,
         doc.source_path,
     ]
@@ -193,6 +199,7 @@ class KnowledgeTab(QWidget):
         self.results.setObjectName("ingestResults")
         self.results.setAccessibleName("Ingest results")
         self.results.setMaximumHeight(150)
+        self.results.addItem(NO_INGEST_YET)
         self.message = QLabel("")
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.setWordWrap(True)

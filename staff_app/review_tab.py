@@ -43,7 +43,15 @@ OUTCOME_WORDS = {
     "clinical": "clinical referral",
     "emergency": "emergency redirect",
 }
+#: Outcomes counted per week that are not in the queue (answers people got).
+ANSWERED_WORDS = {"extractive": "quoted from the documents", "answered": "answered"}
+CHANNEL_WORDS = {"kiosk": "Kiosk", "staff": "Front desk", "cli": "Command line"}
 CHAIN_OK = "Decision log intact: every entry's checksum verifies."
+
+
+def where_text(item: Any) -> str:
+    """Which screen asked, and whose documents it could see: "Kiosk (public)"."""
+    return f"{CHANNEL_WORDS.get(item.channel, item.channel)} ({item.audience})"
 
 
 def queue_cells(item: Any) -> list[str]:
@@ -52,7 +60,7 @@ def queue_cells(item: Any) -> list[str]:
         decision = f"{decision} ({item.decided_by})"
     return [
         f"{item.created_at:%a %d %b %H:%M}",
-        f"{item.channel}, {item.audience}",
+        where_text(item),
         item.question,
         OUTCOME_WORDS.get(item.outcome, item.outcome),
         decision or "waiting",
@@ -60,16 +68,21 @@ def queue_cells(item: Any) -> list[str]:
 
 
 def weekly_text(weeks: list[tuple[Any, dict[str, int]]]) -> str:
-    if not weeks:
-        return "No unanswered questions in the last weeks."
+    """Questions asked per week and how they ended; quiet weeks say so in words."""
+    if not any(counts for _start, counts in weeks):
+        return "No questions asked in the last weeks."
+    words = {**ANSWERED_WORDS, **OUTCOME_WORDS}
     lines = []
     for start, counts in weeks:
         total = sum(counts.values())
+        if not total:
+            lines.append(f"Week of {start:%d %b %Y}: no questions")
+            continue
         parts = ", ".join(
-            f"{count} {OUTCOME_WORDS.get(outcome, outcome)}"
-            for outcome, count in sorted(counts.items())
+            f"{count} {words.get(outcome, outcome)}" for outcome, count in sorted(counts.items())
         )
-        lines.append(f"Week of {start:%d %b %Y}: {total} ({parts})")
+        noun = "question" if total == 1 else "questions"
+        lines.append(f"Week of {start:%d %b %Y}: {total} {noun} ({parts})")
     return "\n".join(lines)
 
 
@@ -139,7 +152,8 @@ class ReviewTab(QWidget):
         form.addRow("Shown", self.shown)
         self.original_label = QLabel("Original draft")
         form.addRow(self.original_label, self.original)
-        form.addRow("Why withheld", self.reason)
+        self.reason_label = QLabel("Why withheld")
+        form.addRow(self.reason_label, self.reason)
         form.addRow("Comment", self.comment)
         form.addRow("Decision", decision_row)
         form.addRow("", self.message)
@@ -199,7 +213,10 @@ class ReviewTab(QWidget):
         self.original.setPlainText(original or "")
         self.original.setVisible(bool(original))
         self.original_label.setVisible(bool(original))
-        self.reason.setText((item.guard_reason or "") if item else "")
+        reason = (item.guard_reason or "") if item else ""
+        self.reason.setText(reason)
+        self.reason.setVisible(bool(reason))
+        self.reason_label.setVisible(bool(reason))
         for button in self.decision_buttons.values():
             button.setEnabled(item is not None and not item.decision)
         if item is not None and item.decision:

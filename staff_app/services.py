@@ -175,18 +175,35 @@ class EngineResources:
 
 
 class _Lazy:
-    """A service built from the shared database at first attribute use; rebuilt after a reset."""
+    """A service built from the shared database when one of its methods is CALLED (on the
+    worker thread that calls it), and rebuilt after the database was re-opened.
+
+    Looking a method up (``services.booking.clinicians``, on the GUI thread) does no I/O: it
+    returns a function that resolves the service when it runs.
+    """
 
     def __init__(self, resources: EngineResources, make: Callable[[Database], Any]) -> None:
         self._resources = resources
         self._make = make
         self._built: tuple[Database, Any] | None = None
+        self._lock = threading.Lock()
 
-    def __getattr__(self, name: str) -> Any:
+    def _service(self) -> Any:
         db = self._resources.database()
-        if self._built is None or self._built[0] is not db:
-            self._built = (db, self._make(db))
-        return getattr(self._built[1], name)
+        with self._lock:
+            if self._built is None or self._built[0] is not db:
+                self._built = (db, self._make(db))
+            return self._built[1]
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return getattr(self._service(), name)(*args, **kwargs)
+
+        call.__name__ = name
+        return call
 
 
 class EngineKnowledge:

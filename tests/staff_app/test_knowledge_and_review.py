@@ -7,6 +7,7 @@ from pathlib import Path
 from engine.ingest import IngestResult
 from staff_app import knowledge_tab
 from staff_app.appointments_tab import confirm  # noqa: F401 (patched through the module)
+from staff_app.knowledge_tab import NO_INGEST_YET
 
 
 def test_documents_are_listed_with_status_and_titles_literally(qtbot, window):
@@ -36,7 +37,8 @@ def test_ingest_runs_off_the_gui_thread_and_shows_per_file_errors(qtbot, window,
     assert tab.progress.isVisibleTo(tab) and tab.busy() and not tab.ingest_button.isEnabled()
     assert "visiting: 1 of 4" in tab.progress_label.text()
     knowledge.gate.set()
-    qtbot.waitUntil(lambda: tab.results.count() > 0, timeout=3000)
+    assert [tab.results.item(i).text() for i in range(tab.results.count())] == [NO_INGEST_YET]
+    qtbot.waitUntil(lambda: not tab.busy(), timeout=3000)
     lines = [tab.results.item(i).text() for i in range(tab.results.count())]
     assert "scan.pdf: FAILED: no text was found in the document" in lines
     assert "parking.md: added (4 passages, public)" in lines

@@ -18,8 +18,8 @@ from engine.events import Outcome
 from engine.ingest import Ingester
 from engine.paths import knowledge_dir
 from engine.service import ServiceBackend
-from engine.settings import EmbeddingSettings, RetrievalSettings
-from engine.users import UserService
+from engine.settings import DatabaseSettings, EmbeddingSettings, RetrievalSettings
+from engine.users import StaffUserView, UserService
 from staff_app import appointments_tab
 from staff_app.booking_dialog import JUST_TAKEN
 from staff_app.login_dialog import NO_ACCOUNTS, WRONG_PASSWORD, LoginDialog
@@ -238,6 +238,8 @@ def test_evaluation_runs_in_the_background_and_shows_report_and_plot(qtbot, wind
     dialog = tab.evaluation_dialog
     assert dialog.report.toPlainText().startswith("Evaluated ")
     assert "Recommended floor:" in dialog.report.toPlainText()
+    assert "{" not in dialog.report.toPlainText()  # summaries in words, not Python dicts
+    assert "median" in dialog.report.toPlainText()
     assert dialog.plot.pixmap() is not None and not dialog.plot.pixmap().isNull()
     assert tab.evaluate_button.isEnabled()
     dialog.close()
@@ -262,7 +264,7 @@ def test_review_tab_shows_real_unanswered_questions_and_records_amy(
     qtbot.waitUntil(lambda: tab.table.rowCount() == 2, timeout=5000)
     rows = {tab.table.item(r, 2).text(): cells(tab.table, r) for r in range(2)}
     gym = rows["Do you have a gym?"]
-    assert gym[1:] == ["kiosk, public", "Do you have a gym?", "not in the documents", "waiting"]
+    assert gym[1:] == ["Kiosk (public)", "Do you have a gym?", "not in the documents", "waiting"]
     assert not ISO_DATE.search(gym[0])
     row = next(r for r in range(2) if tab.table.item(r, 2).text() == "Do you have a gym?")
     tab.table.selectRow(row)
@@ -291,6 +293,7 @@ def test_assistant_answers_a_staff_only_question_with_a_citation(qtbot, window, 
     assert done.citations[0].document_title == "Suppliers and internal rates"
     assert tab.sources.count() == len(done.citations)
     assert "Suppliers and internal rates" in tab.sources.item(0).text()
+    assert tab.passage.reviewed.text() == "Last reviewed: 16 Nov 2026"  # not 2026-11-16
     with db.session() as session:
         logged = session.execute(
             sa.text("SELECT channel, audience, username FROM answers ORDER BY id DESC LIMIT 1")
@@ -308,7 +311,7 @@ def test_a_question_the_desk_could_not_answer_reaches_the_review_tab(qtbot, wind
     tab.refresh()
     qtbot.waitUntil(lambda: tab.table.rowCount() == 1, timeout=5000)
     where, question, outcome = cells(tab.table, 0)[1:4]
-    assert where == "staff, staff" and question == "Do you have a gym?"
+    assert where == "Front desk (staff)" and question == "Do you have a gym?"
     assert outcome == "not in the documents"
 
 
@@ -326,3 +329,25 @@ def test_smoke_test_flag_runs_the_engine_smoke_test_on_the_staff_channel(tmp_pat
     monkeypatch.setattr(main, "_configure_logging", lambda _settings: None)  # no log file handle
     assert main.main(["--smoke-test", "--data-dir", str(tmp_path)]) == 3
     assert calls == [(tmp_path, "staff")]
+
+
+def test_an_unreachable_database_shows_the_banner_and_never_blocks_sign_in(
+    qtbot, real_settings, embedder, ui_settings
+):
+    down = real_settings.replace(
+        database=DatabaseSettings(url="postgresql+psycopg://x@127.0.0.1:9/x", connect_timeout=1)
+    )
+    services = build_services(down, embedder=embedder)
+    window = StaffWindow(services, ui_settings)
+    qtbot.addWidget(window)
+    window.show()
+    # Looking up the services' methods on the GUI thread does no I/O and raises nothing.
+    window.sign_in(StaffUserView("amy", "Amy Clarke", True))
+    qtbot.waitUntil(
+        lambda: window.health_checks >= 1 and window.tasks.running() == 0, timeout=15000
+    )
+    assert window.banner.isVisible()
+    assert "127.0.0.1:9/x cannot be reached" in window.banner.text()
+    assert window.banner.text().count("cannot be reached") == 1
+    assert not window.note.isVisible()
+    window.shutdown()
