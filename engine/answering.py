@@ -393,16 +393,50 @@ class Assistant:
         tokens: tuple[int | None, int | None] = (None, None),
     ) -> Iterator[AnswerEvent]:
         timings = {**timings, "total": self.clock() - start}
-        yield DoneEvent(
-            text=text,
-            route=route,
-            outcome=outcome,
-            citations=citations,
-            timings=timings,
-            prompt_tokens=tokens[0],
-            completion_tokens=tokens[1],
-            model=model,
-        )
+        # The log is written in ``finally``: a consumer (the Qt worker) may stop and close this
+        # generator as soon as it has the final event, and the answer must still be logged.
+        try:
+            yield DoneEvent(
+                text=text,
+                route=route,
+                outcome=outcome,
+                citations=citations,
+                timings=timings,
+                prompt_tokens=tokens[0],
+                completion_tokens=tokens[1],
+                model=model,
+            )
+        finally:
+            self._record(
+                question,
+                route,
+                reason,
+                outcome,
+                text,
+                citations,
+                timings,
+                best,
+                guard_reason,
+                original,
+                model,
+                tokens,
+            )
+
+    def _record(
+        self,
+        question: str,
+        route: Route,
+        reason: str,
+        outcome: Outcome,
+        text: str,
+        citations: tuple[Citation, ...],
+        timings: dict[str, float],
+        best: float | None,
+        guard_reason: str | None,
+        original: str | None,
+        model: str | None,
+        tokens: tuple[int | None, int | None],
+    ) -> None:
         try:
             record_answer(
                 self.db,

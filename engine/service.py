@@ -130,12 +130,14 @@ class ServiceBackend:
         # even when both are down.
         decision = route_question(question)
         if decision.route is Route.EMERGENCY:
-            yield DoneEvent(
-                text=self.settings.texts.emergency,
-                route=Route.EMERGENCY,
-                outcome=Outcome.EMERGENCY,
-            )
-            self._log_emergency(question, decision.reason)
+            try:  # shown first, logged after, even if the consumer stops at this event
+                yield DoneEvent(
+                    text=self.settings.texts.emergency,
+                    route=Route.EMERGENCY,
+                    outcome=Outcome.EMERGENCY,
+                )
+            finally:
+                self._log_emergency(question, decision.reason)
             return
         yield from self.assistant().answer(question, history)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Iterator
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
@@ -25,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.events import AnswerEvent, Citation, DoneEvent, Outcome, Route, Turn
+from engine.events import Citation, DoneEvent, Outcome, Route, Turn
 from engine.protocols import AssistantBackend
 from engine.qt import AnswerRunner, Bubble, ChatView, PassageViewer, citation_caption
 from staff_app.errors import describe
@@ -35,26 +34,6 @@ GUARDED_NOTE = (
     "refusal. The draft is in the Review tab."
 )
 NO_SOURCES = "Sources for the latest answer appear here."
-
-
-def finished_before_done(events: Iterator[AnswerEvent]) -> Iterator[AnswerEvent]:
-    """Pass events on, but run the engine's iterator to its end before the DoneEvent.
-
-    The engine writes the answer log (and so the review queue) after it yields DoneEvent, while
-    the answer worker stops reading at DoneEvent and closes the iterator: without this the staff
-    desk's unanswered and guarded questions would never reach the Review tab. Closing this
-    iterator (a cancel) closes the engine's, so a model stream is released.
-    """
-    try:
-        for event in events:
-            if isinstance(event, DoneEvent):
-                for _rest in events:
-                    pass
-            yield event
-    finally:
-        close = getattr(events, "close", None)
-        if close is not None:
-            close()
 
 
 def uk_date(iso: str | None) -> str | None:
@@ -195,7 +174,7 @@ class AssistantTab(QWidget):
         self._bubble = self.chat.add_answer("Searching the clinic's documents...")
         history = tuple(self.history)
         self.ask_button.setEnabled(False)
-        self.runner.start(lambda: finished_before_done(backend.answer(question, history)))
+        self.runner.start(lambda: backend.answer(question, history))
 
     def clear(self) -> None:
         self.runner.cancel()

@@ -301,12 +301,14 @@ def test_assistant_answers_a_staff_only_question_with_a_citation(qtbot, window, 
     assert tuple(logged) == ("staff", "staff", "amy")
 
 
-def test_a_question_the_desk_could_not_answer_reaches_the_review_tab(qtbot, window):
+def test_a_question_the_desk_could_not_answer_reaches_the_review_tab(qtbot, window, services):
     assistant = window.assistant
     assistant.input.setText("Do you have a gym?")
     assistant.ask()
     qtbot.waitUntil(lambda: assistant._last is not None, timeout=15000)
     assert assistant._last.outcome is Outcome.NO_ANSWER
+    # The engine logs the answer as the worker closes the stream, just after the answer shows.
+    qtbot.waitUntil(lambda: len(services.review.queue()) == 1, timeout=5000)
     tab = window.review
     tab.refresh()
     qtbot.waitUntil(lambda: tab.table.rowCount() == 1, timeout=5000)
