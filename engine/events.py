@@ -6,6 +6,7 @@ command line prints them. No callbacks, no Qt, no ORM rows in here.
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 from dataclasses import dataclass, field
 
@@ -47,6 +48,16 @@ class Citation:
     @property
     def label(self) -> str:
         return f"[{self.number}] {self.heading_path or self.document_title}"
+
+    @property
+    def reviewed_display(self) -> str | None:
+        """The review date as people here read it (``16 Nov 2026``), or None."""
+        if not self.reviewed_on:
+            return None
+        try:
+            return f"{dt.date.fromisoformat(self.reviewed_on):%d %b %Y}"
+        except ValueError:
+            return self.reviewed_on
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,6 @@ plain text. The conversation is kept until Clear or sign-out.
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
-
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
@@ -36,28 +33,13 @@ GUARDED_NOTE = (
 NO_SOURCES = "Sources for the latest answer appear here."
 
 
-def uk_date(iso: str | None) -> str | None:
-    """``2026-11-16`` as ``16 Nov 2026``; other text unchanged."""
-    if not iso:
-        return iso
-    try:
-        return f"{dt.date.fromisoformat(iso):%d %b %Y}"
-    except ValueError:
-        return iso
-
-
-def for_display(citation: Citation) -> Citation:
-    """The citation with its review date written the way staff read dates."""
-    return dataclasses.replace(citation, reviewed_on=uk_date(citation.reviewed_on))
-
-
 def answer_with_citations(text: str, citations: tuple[Citation, ...] | list[Citation]) -> str:
     """What Copy puts on the clipboard: the answer, then one line per cited passage."""
     if not citations:
         return text
     lines = [text, "", "Sources:"]
     for citation in citations:
-        reviewed = f" (reviewed {uk_date(citation.reviewed_on)})" if citation.reviewed_on else ""
+        reviewed = f" (reviewed {citation.reviewed_display})" if citation.reviewed_on else ""
         lines.append(f"{citation_caption(citation)}{reviewed}")
     return "\n".join(lines)
 
@@ -262,10 +244,10 @@ class AssistantTab(QWidget):
                 self.sources.setCurrentRow(row)
                 return
         if isinstance(citation, Citation):
-            self.passage.show_citation(for_display(citation))
+            self.passage.show_citation(citation)
 
     @Slot(QListWidgetItem, QListWidgetItem)
     def _on_source_selected(self, current: QListWidgetItem | None, _previous: object) -> None:
         citation = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
         if isinstance(citation, Citation):
-            self.passage.show_citation(for_display(citation))
+            self.passage.show_citation(citation)

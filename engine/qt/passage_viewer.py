@@ -16,7 +16,7 @@ NO_REVIEW_DATE = "Review date not recorded"
 
 
 def reviewed_caption(citation: Citation) -> str:
-    return f"Last reviewed: {citation.reviewed_on}" if citation.reviewed_on else NO_REVIEW_DATE
+    return f"Last reviewed: {citation.reviewed_display}" if citation.reviewed_on else NO_REVIEW_DATE
 
 
 class PassageViewer(QFrame):

@@ -44,7 +44,7 @@ def test_ask_streams_status_tokens_then_citation_line(qtbot, make_window):
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert window.passage_overlay.isVisible()
     assert window.passage.text.toPlainText() == PARKING.text
-    assert "2025-03-01" in window.passage.reviewed.text()
+    assert "01 Mar 2025" in window.passage.reviewed.text()
 
 
 def test_follow_up_questions_carry_the_history(qtbot, window, backend):
