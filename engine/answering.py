@@ -393,6 +393,24 @@ class Assistant:
         tokens: tuple[int | None, int | None] = (None, None),
     ) -> Iterator[AnswerEvent]:
         timings = {**timings, "total": self.clock() - start}
+        entry = AnswerLogEntry(
+            channel=self.channel,
+            audience=self.audience,
+            question=question,
+            route=route.value,
+            route_reason=reason,
+            outcome=outcome.value,
+            shown_text=text,
+            original_text=original,
+            guard_reason=guard_reason,
+            citations=citations,
+            best_similarity=best,
+            model=model,
+            timings=timings,
+            prompt_tokens=tokens[0],
+            completion_tokens=tokens[1],
+            username=self.username,
+        )
         # The log is written in ``finally``: a consumer (the Qt worker) may stop and close this
         # generator as soon as it has the final event, and the answer must still be logged.
         try:
@@ -407,57 +425,7 @@ class Assistant:
                 model=model,
             )
         finally:
-            self._record(
-                question,
-                route,
-                reason,
-                outcome,
-                text,
-                citations,
-                timings,
-                best,
-                guard_reason,
-                original,
-                model,
-                tokens,
-            )
-
-    def _record(
-        self,
-        question: str,
-        route: Route,
-        reason: str,
-        outcome: Outcome,
-        text: str,
-        citations: tuple[Citation, ...],
-        timings: dict[str, float],
-        best: float | None,
-        guard_reason: str | None,
-        original: str | None,
-        model: str | None,
-        tokens: tuple[int | None, int | None],
-    ) -> None:
-        try:
-            record_answer(
-                self.db,
-                AnswerLogEntry(
-                    channel=self.channel,
-                    audience=self.audience,
-                    question=question,
-                    route=route.value,
-                    route_reason=reason,
-                    outcome=outcome.value,
-                    shown_text=text,
-                    original_text=original,
-                    guard_reason=guard_reason,
-                    citations=citations,
-                    best_similarity=best,
-                    model=model,
-                    timings=timings,
-                    prompt_tokens=tokens[0],
-                    completion_tokens=tokens[1],
-                    username=self.username,
-                ),
-            )
-        except Exception:
-            log.warning("could not write the answer log", exc_info=True)
+            try:
+                record_answer(self.db, entry)
+            except Exception:
+                log.warning("could not write the answer log", exc_info=True)
