@@ -7,6 +7,7 @@ import logging
 import logging.handlers
 import sys
 import threading
+from collections.abc import Callable
 from types import TracebackType
 
 from engine.settings import Settings
@@ -40,16 +41,22 @@ def configure_logging(settings: Settings, app: str, *, verbose: bool = False) ->
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
-def install_excepthooks() -> None:
-    """Uncaught exceptions go to the log, never to a screen as a traceback."""
+def install_excepthooks(show: Callable[[BaseException], None] | None = None) -> None:
+    """Uncaught exceptions go to the log, never to a screen as a traceback. ``show`` (called in
+    the main thread only) lets an app put one sentence in front of the person."""
     log = logging.getLogger("uncaught")
 
     def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
-        log.error("uncaught exception", exc_info=(kind, value, tb))
+        log.critical("uncaught exception", exc_info=(kind, value, tb))
+        if show is not None:
+            try:
+                show(value)
+            except Exception:  # the UI may be gone; the log has it
+                log.exception("could not show the error")
 
     def thread_hook(args: threading.ExceptHookArgs) -> None:
         if args.exc_value is not None:
-            log.error(
+            log.critical(
                 "uncaught exception in thread %s",
                 getattr(args.thread, "name", "?"),
                 exc_info=(args.exc_type, args.exc_value, args.exc_traceback),

@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-import threading
-import types
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QTimer
@@ -19,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from engine.errors import ClinicError
 from engine.events import DoneEvent
+from engine.logs import install_excepthooks
 from engine.protocols import AssistantBackend
 from engine.settings import Settings, load_settings
 
@@ -82,22 +81,6 @@ def main(argv: Sequence[str] | None = None, backend_factory: BackendFactory | No
             handler.close()
 
 
-def _install_excepthooks() -> None:
-    def excepthook(
-        kind: type[BaseException], value: BaseException, tb: types.TracebackType | None
-    ) -> None:
-        log.critical("Unhandled error", exc_info=(kind, value, tb))
-
-    def thread_hook(args: threading.ExceptHookArgs) -> None:
-        log.critical(
-            "Unhandled error in a thread",
-            exc_info=(args.exc_type, args.exc_value or args.exc_type(), args.exc_traceback),
-        )
-
-    sys.excepthook = excepthook
-    threading.excepthook = thread_hook
-
-
 def smoke_test(backend: AssistantBackend) -> int:
     backend.check_database()
     final: DoneEvent | None = None
@@ -135,7 +118,7 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
     from kiosk_app import style
     from kiosk_app.window import KioskWindow
 
-    _install_excepthooks()
+    install_excepthooks()  # logged only: a kiosk never pops a dialog at a patient
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     style.apply(app)

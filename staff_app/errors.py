@@ -8,10 +8,6 @@ in full and shown as one sentence pointing at the log.
 from __future__ import annotations
 
 import logging
-import sys
-import threading
-import types
-from collections.abc import Callable
 
 from engine.errors import (
     AuthenticationFailed,
@@ -79,26 +75,3 @@ def describe(error: BaseException | None) -> str:
     if advice:
         parts.append(advice)
     return " ".join(parts)
-
-
-def install_excepthooks(show: Callable[[str], None] | None = None) -> None:
-    """Log unhandled exceptions (main and worker threads); tell the user in one sentence."""
-
-    def excepthook(
-        kind: type[BaseException], value: BaseException, tb: types.TracebackType | None
-    ) -> None:
-        log.critical("Unhandled error", exc_info=(kind, value, tb))
-        if show is not None:
-            try:
-                show(describe(value))
-            except Exception:  # the UI may be gone; the log has it
-                log.exception("Could not show the error")
-
-    def thread_hook(args: threading.ExceptHookArgs) -> None:
-        log.critical(
-            "Unhandled error in a thread",
-            exc_info=(args.exc_type, args.exc_value or args.exc_type(), args.exc_traceback),
-        )
-
-    sys.excepthook = excepthook
-    threading.excepthook = thread_hook

@@ -18,8 +18,9 @@ from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from engine.errors import ClinicError
+from engine.logs import install_excepthooks
 from engine.settings import APP_AUTHOR, APP_NAME, Settings, load_settings
-from staff_app.errors import describe, install_excepthooks
+from staff_app.errors import describe
 from staff_app.login_dialog import LoginDialog
 from staff_app.services import StaffServices, build_services
 from staff_app.window import StaffWindow
@@ -85,8 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setOrganizationName(APP_AUTHOR)
     app.setApplicationName(f"{APP_NAME}-staff")
 
-    def show_error(text: str) -> None:
-        QMessageBox.warning(None, "Clinic Assistant", text)
+    def show_error(error: BaseException) -> None:
+        QMessageBox.warning(None, "Clinic Assistant", describe(error))
 
     install_excepthooks(show_error)
 
