@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -127,6 +128,57 @@ _DOC_FREQ_SQL = sa.text(
 )
 
 
+_GENERATION_SQL = sa.text("SELECT count(*), max(ingested_at) FROM documents")
+
+
+class _TermStats:
+    """Per-process cache of lexeme document frequencies and the chunk count, for the IDF weights.
+
+    Counting a lexeme is a GIN lookup for the table owner but a scan for the kiosk role (row-level
+    security keeps the planner off the index), so counts are cached and only missing lexemes are
+    counted. The cache is dropped whenever the visible documents change (their count or latest
+    ingest time), so weights always match what this connection can see.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._generation: dict[str, object] = {}
+        self._counts: dict[str, dict[str, int]] = {}
+        self._totals: dict[str, int] = {}
+
+    def lookup(
+        self, session: sa.orm.Session, key: str, lexemes: Sequence[str]
+    ) -> tuple[dict[str, int], int]:
+        generation = tuple(session.execute(_GENERATION_SQL).one())
+        with self._lock:
+            if self._generation.get(key) != generation:
+                self._generation[key] = generation
+                self._counts[key] = {}
+                self._totals.pop(key, None)
+            counts = self._counts[key]
+            missing = [lex for lex in lexemes if lex not in counts]
+            total = self._totals.get(key)
+        if missing:
+            fresh = {
+                str(r[0]): int(r[1]) for r in session.execute(_DOC_FREQ_SQL, {"lexemes": missing})
+            }
+        else:
+            fresh = {}
+        if total is None:
+            total = max(
+                1, int(session.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one())
+            )
+        with self._lock:
+            if self._generation.get(key) == generation:
+                self._counts[key].update(fresh)
+                self._totals[key] = total
+            known = {lex: self._counts[key].get(lex, fresh.get(lex, 0)) for lex in lexemes}
+        return known, total
+
+
+_TERM_STATS = _TermStats()
+
+
 class Retriever:
     """Searches one database's chunks for one embedding model's floor."""
 
@@ -171,13 +223,7 @@ class Retriever:
                         _KEYWORD_SQL, {"orquery": orquery, "audiences": audiences, "k": k}
                     )
                 ]
-                doc_freq = {
-                    str(r[0]): int(r[1])
-                    for r in session.execute(_DOC_FREQ_SQL, {"lexemes": lexemes})
-                }
-                total_chunks = max(
-                    1, int(session.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one())
-                )
+                doc_freq, total_chunks = _TERM_STATS.lookup(session, self.db.url, lexemes)
             ids = list(dict.fromkeys(vector_ids + keyword_ids))
             rows = session.execute(_DETAILS_SQL, {"ids": ids, "q": q, "audiences": audiences}).all()
         weights = {lex: math.log(1 + total_chunks / (1 + doc_freq.get(lex, 0))) for lex in lexemes}
