@@ -6,7 +6,9 @@ always public, whatever the audience argument or the configuration says.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
+import re
 import secrets
 import threading
 from collections.abc import Iterator, Sequence
@@ -225,6 +227,8 @@ class ServiceBackend:
         return chosen
 
     def _appointment_helper(self, question: str) -> str | None:
+        """Read-only: the next free slots matching a department, day and part of day named in
+        the question. Booking itself is always a staff click on the Appointments form."""
         try:
             from engine.booking import BookingService
         except ImportError:
@@ -235,7 +239,11 @@ class ServiceBackend:
         part = (
             "morning" if "morning" in lowered else "afternoon" if "afternoon" in lowered else "any"
         )
-        slots = service.next_free_summary(department, part_of_day=part)
+        slots = service.next_free_summary(
+            department,
+            part_of_day=part,
+            on=named_day(lowered, service.now().astimezone(service.tz)),
+        )
         if not slots:
             return None
         lines = [
@@ -246,6 +254,22 @@ class ServiceBackend:
         return "Next free slots (read-only; book them in the Appointments tab):\n" + "\n".join(
             lines
         )
+
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def named_day(text: str, now: dt.datetime) -> dt.date | None:
+    """``today``, ``tomorrow`` or the next weekday named in ``text`` (today if it is that day)."""
+    today = now.date()
+    if re.search(r"\btoday\b", text):
+        return today
+    if re.search(r"\btomorrow\b", text):
+        return today + dt.timedelta(days=1)
+    for index, name in enumerate(WEEKDAYS):
+        if re.search(rf"\b{name}\b", text):
+            return today + dt.timedelta(days=(index - today.weekday()) % 7)
+    return None
 
 
 def build_backend(

@@ -280,6 +280,14 @@ APPOINTMENT_RULES: Sequence[Rule] = (
         r"|booking|bookings|appt)\b",
         r"\bim (?:here|running late|late) for (?:my|an|the) (?:\w+ ){0,2}?" + APPT + r"\b",
     ),
+    rule(
+        "free_slot",
+        # "next free cardiology slot on Tuesday?", "any appointments available tomorrow"
+        r"\b(?:next|first|earliest|soonest) (?:free |available |open )?(?:\w+ ){0,2}?(?:slot"
+        r"|slots|appointment|appointments|appt)\b",
+        r"\b(?:free|available|open) (?:\w+ ){0,2}?(?:slot|slots)\b",
+        r"\b(?:any|are there) (?:\w+ ){0,2}?(?:slots|appointments) (?:free|available|left|going)\b",
+    ),
 )
 
 

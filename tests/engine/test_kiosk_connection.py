@@ -71,3 +71,16 @@ def test_kiosk_reads_as_clinic_kiosk_and_never_sees_staff_rows(
     hours = [e for e in backend.answer("When do you open on weekdays?") if isinstance(e, DoneEvent)]
     assert hours[-1].citations and hours[-1].citations[0].document_slug == "hours"
     db.dispose()
+
+
+def test_named_day_finds_the_next_such_day() -> None:
+    import datetime as dt
+
+    from engine.service import named_day
+
+    sunday = dt.datetime(2026, 11, 29, 10, 0)
+    assert named_day("next free slot on tuesday morning", sunday) == dt.date(2026, 12, 1)
+    assert named_day("anything sunday", sunday) == dt.date(2026, 11, 29)
+    assert named_day("tomorrow please", sunday) == dt.date(2026, 11, 30)
+    assert named_day("today", sunday) == dt.date(2026, 11, 29)
+    assert named_day("next free cardiology slot", sunday) is None

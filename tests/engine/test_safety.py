@@ -413,3 +413,18 @@ def test_unusable_model_reply_gives_nothing_and_never_raises(raw: object) -> Non
 )
 def test_evaluation_regressions(question: str, route: Route) -> None:
     assert route_question(question).route is route
+
+
+@pytest.mark.parametrize(
+    ("question", "route"),
+    [
+        ("next free cardiology slot on Tuesday morning?", Route.APPOINTMENT),
+        ("any appointments available tomorrow", Route.APPOINTMENT),
+        ("when is the earliest appointment for a blood test", Route.APPOINTMENT),
+        ("are there any free parking spaces", Route.INFORMATION),
+        ("what time do fasting blood test slots start", Route.INFORMATION),
+        ("next free slot, my dad has crushing chest pain", Route.EMERGENCY),
+    ],
+)
+def test_free_slot_requests_are_appointments(question: str, route: Route) -> None:
+    assert route_question(question).route is route
