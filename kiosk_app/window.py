@@ -9,7 +9,6 @@ and ``BackgroundCall`` do).
 from __future__ import annotations
 
 import functools
-import importlib
 import logging
 from collections.abc import Callable
 
@@ -51,12 +50,9 @@ Router = Callable[[str], Route | None]
 
 
 def default_router() -> Router:
-    """``engine.safety.route_question`` when it is available; otherwise defer to the DoneEvent."""
-    try:
-        route_question = importlib.import_module("engine.safety").route_question
-    except (ImportError, AttributeError):
-        log.warning("engine.safety is not available: emergencies wait for the engine's answer")
-        return lambda _question: None
+    """The engine's deterministic safety router, run in the GUI thread before any worker starts,
+    so an emergency banner appears in the same event-loop turn as the tap."""
+    from engine.safety import route_question
 
     def route(question: str) -> Route | None:
         try:

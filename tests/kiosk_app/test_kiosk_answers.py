@@ -114,9 +114,6 @@ def test_emergency_from_the_engine_when_no_router_is_available(qtbot, make_windo
 
 
 def test_real_safety_router_catches_an_emergency_before_the_backend(qtbot, make_window):
-    safety = pytest.importorskip("engine.safety")
-    if not hasattr(safety, "route_question"):
-        pytest.skip("engine.safety.route_question is not written yet")
     from kiosk_app.window import default_router
 
     backend = FakeBackend(answer_error=AssertionError("answer() must not be called"))
