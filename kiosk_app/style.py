@@ -32,7 +32,7 @@ def font(points: float, bold: bool = False) -> QFont:
 
 STYLESHEET = f"""
 QWidget#kioskWindow, QWidget#welcomeScreen, QWidget#chatScreen, QWidget#unavailableScreen,
-QWidget#chatContent, QScrollArea#chatView {{
+QWidget#chatContent, QScrollArea#chatView, QScrollArea#welcomeArea {{
     background: {PAPER}; color: {INK};
 }}
 QLabel {{ color: {INK}; }}

@@ -12,12 +12,13 @@ import functools
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QHBoxLayout,
+    QScrollArea,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -101,8 +102,16 @@ class KioskWindow(QWidget):
         self.welcome = WelcomeScreen(kiosk.clinic_name)
         self.chat = ChatScreen(kiosk.clinic_name)
         self.unavailable = UnavailableScreen(kiosk.clinic_name)
+        # On a short screen the welcome page scrolls instead of squeezing its buttons on top of
+        # each other. (No kinetic finger scrolling here: QScroller would swallow quick taps.)
+        self.welcome_area = QScrollArea()
+        self.welcome_area.setObjectName("welcomeArea")
+        self.welcome_area.setWidget(self.welcome)
+        self.welcome_area.setWidgetResizable(True)
+        self.welcome_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.welcome_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.stack = QStackedWidget()
-        for screen in (self.welcome, self.chat, self.unavailable):
+        for screen in (self.welcome_area, self.chat, self.unavailable):
             self.stack.addWidget(screen)
         self.keyboard = OnScreenKeyboard()
         self.keyboard.set_target(self.welcome.input.edit)
@@ -283,7 +292,9 @@ class KioskWindow(QWidget):
         self.pin_pad.dismiss()
         self.idle_warning.hide()
         self.idle.reset()
-        self.stack.setCurrentWidget(self.welcome if self.database.available else self.unavailable)
+        self.stack.setCurrentWidget(
+            self.welcome_area if self.database.available else self.unavailable
+        )
 
     @Slot(bool)
     def _on_database(self, available: bool) -> None:

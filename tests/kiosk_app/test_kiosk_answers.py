@@ -154,7 +154,7 @@ def test_start_again_cancels_and_releases_the_stream(qtbot, make_window):
     ask(qtbot, window, "Where can I park?")
     assert backend.blocked.wait(5)
     qtbot.mouseClick(window.chat.start_again_button, Qt.MouseButton.LeftButton)
-    assert window.stack.currentWidget() is window.welcome
+    assert window.stack.currentWidget() is window.welcome_area
     with qtbot.assertNotEmitted(window.runner.tokens, wait=50):
         backend.release.set()
         qtbot.waitUntil(lambda: window.runner.active_threads() == 0, timeout=5000)

@@ -65,7 +65,7 @@ def test_the_wipe_opens_the_keyboard_for_the_next_patient(qtbot, window, clock, 
     clock.advance(settings.kiosk.idle_seconds + settings.kiosk.warning_seconds)
     window.idle.check()
     window.idle.check()
-    assert window.stack.currentWidget() is window.welcome
+    assert window.stack.currentWidget() is window.welcome_area
     assert window.keyboard.isVisible()
     assert window.keyboard_toggle.text() == HIDE_KEYBOARD
     window.keyboard.press("x")

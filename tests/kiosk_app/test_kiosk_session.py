@@ -60,7 +60,7 @@ def test_idle_warning_then_wipe_leaves_nothing_of_the_patient(qtbot, window, clo
     window.idle.check()
 
     assert window.idle_warning.isHidden()
-    assert window.stack.currentWidget() is window.welcome
+    assert window.stack.currentWidget() is window.welcome_area
     assert not window.keyboard.shifted
     assert not window.passage_overlay.isVisible()
     assert window.chat.view.bubbles() == []
@@ -163,7 +163,7 @@ def test_database_down_shows_unavailable_then_recovers(qtbot, make_window, setti
     assert window.stack.currentWidget() is window.unavailable
     backend.database_up = True
     window.database.check_now()
-    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.welcome, timeout=5000)
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.welcome_area, timeout=5000)
     assert window.keyboard.isVisible()
     assert not window.database.retry_timer.isActive()
 
