@@ -1,26 +1,47 @@
-"""The ``--smoke-test`` mode both apps share (and the frozen builds are checked with).
+"""The ``--smoke-test`` modes of both apps (and of the frozen builds).
 
-Start (or join) the database, ingest the sample knowledge, answer one question extractively and
-report it. Succeeds only when the answer is cited: a smoke test that "passes" with "I don't know"
-proves nothing.
+Start (or join) the database, ingest the sample knowledge, and answer extractively. A smoke test
+succeeds only on a cited answer: one that "passes" with "I don't know" proves nothing.
+
+- kiosk: one public question, through whatever runner the app passes (the kiosk passes the real
+  Qt worker, offscreen);
+- staff: a temporary account is created and signs in, one staff-only question must be answered
+  from a staff document, one free slot is booked and cancelled, and the account is disabled.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import secrets
+from collections.abc import Callable
 from dataclasses import replace
 
-from engine.db import open_database
+import sqlalchemy as sa
+
+from engine.db import Database, open_database
 from engine.embeddings import load_embedder
 from engine.events import DoneEvent, Outcome
-from engine.ingest import Ingester
+from engine.ingest import Ingester, IngestReport
 from engine.paths import knowledge_dir
 from engine.service import ServiceBackend
 from engine.settings import Settings
 
 SMOKE_QUESTION = "What are the clinic's opening hours?"
+STAFF_SMOKE_QUESTION = "When do the couriers collect samples?"
+
+AnswerRunner = Callable[[ServiceBackend, str], DoneEvent | None]
 
 
-def run_smoke_test(settings: Settings, *, channel: str, question: str = SMOKE_QUESTION) -> int:
+def iterate(backend: ServiceBackend, question: str) -> DoneEvent | None:
+    """Run an answer by plain iteration (the command line's way)."""
+    final = None
+    for event in backend.answer(question):
+        if isinstance(event, DoneEvent):
+            final = event
+    return final
+
+
+def _prepare(settings: Settings) -> tuple[Settings, Database, IngestReport, ServiceBackend]:
     settings = settings.replace(ollama=replace(settings.ollama, generation="extractive"))
     db = open_database(settings)
     embedder = load_embedder(settings)
@@ -28,19 +49,101 @@ def run_smoke_test(settings: Settings, *, channel: str, question: str = SMOKE_QU
         [knowledge_dir()], remove_missing=False
     )
     print(f"Ingested {len(report.results)} documents ({len(report.failed)} failed).")
-    backend = ServiceBackend(settings, audience="public", channel=channel, embedder=embedder, db=db)
-    final: DoneEvent | None = None
-    for event in backend.answer(question):
-        if isinstance(event, DoneEvent):
-            final = event
+    backend = ServiceBackend(settings, audience="public", channel="kiosk", embedder=embedder, db=db)
+    return settings, db, report, backend
+
+
+def _show(question: str, final: DoneEvent | None) -> bool:
     if final is None:
         print("smoke test failed: no final answer")
-        return 1
+        return False
     print(
         f"Q: {question}\nA: {final.text}\nroute={final.route.value} outcome={final.outcome.value}"
     )
     for citation in final.citations:
         print(f"  {citation.label}")
-    ok = final.outcome is Outcome.EXTRACTIVE and bool(final.citations) and not report.failed
+    return final.outcome is Outcome.EXTRACTIVE and bool(final.citations)
+
+
+def run_smoke_test(
+    settings: Settings,
+    *,
+    channel: str,
+    question: str = SMOKE_QUESTION,
+    run: AnswerRunner = iterate,
+) -> int:
+    """The kiosk's smoke test (``channel`` names who runs it in the answer log)."""
+    settings, db, report, backend = _prepare(settings)
+    backend.channel = channel
+    try:
+        ok = _show(question, run(backend, question)) and not report.failed
+    finally:
+        db.dispose()
     print("SMOKE TEST PASSED" if ok else "SMOKE TEST FAILED")
     return 0 if ok else 1
+
+
+def run_staff_smoke_test(settings: Settings) -> int:
+    """Sign in, answer a staff-only question, book and cancel a slot, as a temporary user."""
+    from engine.booking import BookingRequest, BookingService, seed_schedule
+    from engine.users import UserService
+
+    settings, db, report, public = _prepare(settings)
+    users = UserService(db)
+    username = f"smoke-{secrets.token_hex(3)}"
+    password = secrets.token_urlsafe(18)
+    users.add(username, password, display_name="Smoke test", by="smoke-test")
+    checks: list[tuple[str, bool]] = []
+    try:
+        user = users.authenticate(username, password)
+        checks.append((f"signed in as {user.username}", True))
+
+        staff = ServiceBackend(
+            settings,
+            audience="staff",
+            channel="staff",
+            username=username,
+            db=db,
+            embedder=public.embedder(),
+        )
+        final = iterate(staff, STAFF_SMOKE_QUESTION)
+        with db.session() as session:
+            staff_slugs = {
+                str(r[0])
+                for r in session.execute(
+                    sa.text("SELECT slug FROM documents WHERE audience = 'staff'")
+                )
+            }
+        cited_staff = final is not None and any(
+            c.document_slug in staff_slugs for c in final.citations
+        )
+        checks.append(
+            (
+                "staff-only question answered from a staff document",
+                _show(STAFF_SMOKE_QUESTION, final) and cited_staff,
+            )
+        )
+
+        booking = BookingService(db)
+        if not booking.departments():
+            seed_schedule(db, start=dt.date.today(), weeks=1)
+        slots = booking.find_free_slots(limit=1)
+        if slots:
+            appointment = booking.book(
+                BookingRequest(slots[0].slot_id, "Smoke Test", "020 7946 0000", "smoke test"),
+                user=username,
+            )
+            cancelled = booking.cancel(appointment.reference, user=username)
+            checks.append(
+                (f"booked and cancelled {appointment.reference}", cancelled.status == "cancelled")
+            )
+        else:
+            checks.append(("a free slot to book", False))
+    finally:
+        users.disable(username, by="smoke-test")
+        db.dispose()
+    for name, ok in checks:
+        print(f"{'OK  ' if ok else 'FAIL'} {name}")
+    passed = all(ok for _name, ok in checks) and not report.failed
+    print("SMOKE TEST PASSED" if passed else "SMOKE TEST FAILED")
+    return 0 if passed else 1

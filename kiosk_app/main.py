@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -96,6 +97,36 @@ def smoke_test(backend: AssistantBackend) -> int:
     return 0
 
 
+def answer_through_worker(backend: AssistantBackend, question: str) -> DoneEvent | None:
+    """One answer through the kiosk's real worker thread and signals (offscreen if no display)."""
+    from PySide6.QtCore import QEventLoop
+
+    from engine.qt.worker import AnswerRunner, describe_for_public
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    runner = AnswerRunner(describe=describe_for_public)
+    result: list[DoneEvent] = []
+    loop = QEventLoop()
+
+    def done(event: DoneEvent) -> None:
+        result.append(event)
+        loop.quit()
+
+    def failed(message: str, _error: object) -> None:
+        print(f"smoke test: the answer failed: {message}")
+        loop.quit()
+
+    # The runner re-emits in the GUI thread, so these plain functions run there too.
+    runner.finished.connect(done)
+    runner.failed.connect(failed)
+    QTimer.singleShot(120_000, loop.quit)
+    runner.start(lambda: backend.answer(question))
+    loop.exec()
+    runner.shutdown(5000)
+    del app
+    return result[0] if result else None
+
+
 def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) -> int:
     backend_is_real = factory is public_backend
     try:
@@ -109,7 +140,9 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
             if backend_is_real:
                 from engine.smoke import run_smoke_test
 
-                return run_smoke_test(settings, channel="kiosk")
+                os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no screen needed
+
+                return run_smoke_test(settings, channel="kiosk", run=answer_through_worker)
             return smoke_test(backend)
         except ClinicError as error:
             print(f"smoke test failed: {error}", file=sys.stderr)

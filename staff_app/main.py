@@ -75,10 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     _configure_logging(settings)
     if args.smoke_test:
-        from engine.smoke import run_smoke_test
+        from engine.smoke import run_staff_smoke_test
 
         try:
-            return run_smoke_test(settings, channel="staff")
+            return run_staff_smoke_test(settings)
         except ClinicError as error:
             print(f"SMOKE TEST FAILED: {describe(error)}", file=sys.stderr)
             return 1

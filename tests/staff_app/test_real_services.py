@@ -323,11 +323,11 @@ def test_smoke_test_flag_runs_the_engine_smoke_test_on_the_staff_channel(tmp_pat
 
     calls = []
 
-    def fake_smoke(settings, *, channel):
-        calls.append((settings.data_dir, channel))
+    def fake_smoke(settings):
+        calls.append((settings.data_dir, "staff"))
         return 3
 
-    monkeypatch.setattr(smoke, "run_smoke_test", fake_smoke)
+    monkeypatch.setattr(smoke, "run_staff_smoke_test", fake_smoke)
     monkeypatch.setattr(main, "_configure_logging", lambda _settings: None)  # no log file handle
     assert main.main(["--smoke-test", "--data-dir", str(tmp_path)]) == 3
     assert calls == [(tmp_path, "staff")]
