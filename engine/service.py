@@ -11,6 +11,7 @@ import logging
 import re
 import secrets
 import threading
+import time
 from collections.abc import Iterator, Sequence
 
 import sqlalchemy as sa
@@ -29,6 +30,8 @@ from engine.settings import Settings
 log = logging.getLogger(__name__)
 
 MAX_SUGGESTIONS = 6
+# Answers past their retention are deleted at start and then daily (kiosks run for months).
+PURGE_EVERY_SECONDS = 24 * 3600
 
 
 def build_chat(settings: Settings) -> ChatModel | None:
@@ -66,15 +69,16 @@ class ServiceBackend:
         self._chat = chat if chat is not None else build_chat(settings)
         self._db = db
         self._lock = threading.Lock()
-        self._purged = False
+        self._purged_at: float | None = None  # monotonic time of the last retention purge
 
     def database(self) -> Database:
         with self._lock:
             if self._db is None:
                 self._db = self._open()
             db = self._db
-        if not self._purged:
-            self._purged = True
+        now = time.monotonic()
+        if self._purged_at is None or now - self._purged_at > PURGE_EVERY_SECONDS:
+            self._purged_at = now
             try:
                 purge_expired(db, self.settings.logging.answer_retention_days)
             except Exception:  # the kiosk role may not delete; the staff desk purges then
