@@ -56,6 +56,7 @@ EXTRACTIVE_INTRO = "The clinic's documents say:"
 EXTRACTIVE_PASSAGES = 2
 ROUTER_TIMEOUT = 4.0
 FOLLOW_UP_WORDS = 6
+STOP_ROUTES = (Route.EMERGENCY, Route.CLINICAL)
 _FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|or|but|same for|for)\b", re.IGNORECASE)
 
 
@@ -132,40 +133,25 @@ class Assistant:
         timings: dict[str, float] = {}
         texts = self.settings.texts
         decision = route_question(question)
-        if decision.route is Route.EMERGENCY:
-            yield from self._fixed(
-                question, decision.route, decision.reason, Outcome.EMERGENCY, texts.emergency, start
-            )
-            return
-        if decision.route is Route.CLINICAL:
-            yield from self._fixed(
-                question, decision.route, decision.reason, Outcome.CLINICAL, texts.clinical, start
-            )
-            return
-        if history:
+        if history and decision.route not in STOP_ROUTES:
             # A follow-up is routed together with what came before ("and for my daughter?").
             joined = route_question(f"{history[-1].question} {question}")
-            if joined.route in (Route.EMERGENCY, Route.CLINICAL):
-                outcome = Outcome.EMERGENCY if joined.route is Route.EMERGENCY else Outcome.CLINICAL
-                text = texts.emergency if joined.route is Route.EMERGENCY else texts.clinical
-                yield from self._fixed(
-                    question, joined.route, f"follow-up:{joined.reason}", outcome, text, start
-                )
-                return
+            if joined.route in STOP_ROUTES:
+                decision = RoutingDecision(joined.route, f"follow-up:{joined.reason}")
+        # Emergencies and clinical questions stop here: no retrieval, no model, no network.
+        if decision.route in STOP_ROUTES:
+            yield from self._stop(question, decision, start)
+            return
         search_text = standalone_query(question, history)
         if self.settings.ollama.router and self.chat is not None:
             decision, rewritten = self._model_router(question, history, decision)
-            if decision.route in (Route.EMERGENCY, Route.CLINICAL):
-                outcome = (
-                    Outcome.EMERGENCY if decision.route is Route.EMERGENCY else Outcome.CLINICAL
-                )
-                text = texts.emergency if decision.route is Route.EMERGENCY else texts.clinical
-                yield from self._fixed(
-                    question, decision.route, decision.reason, outcome, text, start
-                )
-                return
             if rewritten:
+                # The rewritten query is routed too: a rewrite can only make the outcome safer.
+                decision = combine(decision, route_question(rewritten).route)
                 search_text = rewritten
+            if decision.route in STOP_ROUTES:
+                yield from self._stop(question, decision, start)
+                return
         if decision.route is Route.APPOINTMENT:
             text = texts.booking if self.audience == "public" else texts.staff_booking
             if self.audience == "staff" and self.appointment_helper is not None:
@@ -369,6 +355,17 @@ class Assistant:
         return combine(decision, opinion), rewritten
 
     # -- endings --------------------------------------------------------------------------
+
+    def _stop(
+        self, question: str, decision: RoutingDecision, start: float
+    ) -> Iterator[AnswerEvent]:
+        """The fixed emergency redirect or clinical referral."""
+        texts = self.settings.texts
+        if decision.route is Route.EMERGENCY:
+            outcome, text = Outcome.EMERGENCY, texts.emergency
+        else:
+            outcome, text = Outcome.CLINICAL, texts.clinical
+        yield from self._fixed(question, decision.route, decision.reason, outcome, text, start)
 
     def _fixed(
         self, question: str, route: Route, reason: str, outcome: Outcome, text: str, start: float

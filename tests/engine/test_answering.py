@@ -368,6 +368,26 @@ def test_model_router_can_only_make_it_safer(db: Database, fake: Settings) -> No
     assert done(events).outcome is Outcome.NO_ANSWER  # the normal path, no error
 
 
+def test_a_model_rewrite_that_is_clinical_is_refused(db: Database, fake: Settings) -> None:
+    # The model calls it information, but its stand-alone rewrite asks for personal advice: the
+    # rewrite is routed too, and the safer outcome wins before any retrieval.
+    routed = fake.replace(ollama=dataclasses.replace(fake.ollama, router=True))
+    chat = FakeChat()
+    chat.json_replies.append(
+        {"route": "information", "standalone_question": "Should I stop my warfarin before it?"}
+    )
+    events = ask(
+        db,
+        routed,
+        "and before the colonoscopy?",
+        chat=chat,
+        embedder=RaisingEmbedder(),
+        history=[Turn(FLU, "The clinic's documents say: ...")],
+    )
+    assert done(events).outcome is Outcome.CLINICAL
+    assert chat.calls == []  # no generation was asked for
+
+
 def test_every_answer_is_logged_with_its_channel_and_audience(db: Database, fake: Settings) -> None:
     ask(db, fake, EMERGENCY, audience="staff")
     ask(db, fake, FLU, audience="nonsense")
