@@ -396,6 +396,29 @@ def _database_down(settings: Settings, detail: str) -> Check:
     return Check("database", False, True, f"cannot connect: {detail}", fix)
 
 
+def _check_kiosk_pin(settings: Settings) -> Check:
+    from engine.settings import KioskSettings
+
+    pin = settings.kiosk.exit_pin
+    if pin == KioskSettings().exit_pin:
+        return Check(
+            "kiosk exit PIN",
+            False,
+            False,
+            "the kiosk's staff exit PIN is still the shipped default",
+            "Set [kiosk] exit_pin (or CLINIC_KIOSK_PIN) to a PIN only staff know.",
+        )
+    if len(pin) < 4 or not pin.isdigit():
+        return Check(
+            "kiosk exit PIN",
+            False,
+            False,
+            "the kiosk's exit PIN should be at least 4 digits (the PIN pad has digits only)",
+            "Set [kiosk] exit_pin to 4 or more digits.",
+        )
+    return Check("kiosk exit PIN", True, False, "set (not the default)", "")
+
+
 def run_checks(settings: Settings) -> list[Check]:
     """Every health check, in the order a person would fix them."""
     checks = [_check_config(settings)]
@@ -406,6 +429,7 @@ def run_checks(settings: Settings) -> list[Check]:
         checks.append(_check_floor(settings, recorded))
     checks.extend(_check_ollama(settings))
     checks.append(_check_logs(settings))
+    checks.append(_check_kiosk_pin(settings))
     return checks
 
 

@@ -163,3 +163,15 @@ def test_invalid_config_file_is_blocking(tmp_path: Path, settings: Settings) -> 
     config_check = _by_name(run_checks(settings.replace(config_file=config)))["config"]
     assert not config_check.ok and config_check.blocking
     assert "line 2" in config_check.detail and "idle_secs" in config_check.detail
+
+
+def test_default_kiosk_pin_is_a_warning_not_a_blocker(tmp_path: Path) -> None:
+    from engine.doctor import _check_kiosk_pin
+    from engine.settings import KioskSettings, Settings
+
+    default = _check_kiosk_pin(Settings(data_dir=tmp_path))
+    assert not default.ok and not default.blocking and "exit_pin" in default.fix
+    letters = _check_kiosk_pin(Settings(data_dir=tmp_path, kiosk=KioskSettings(exit_pin="ab")))
+    assert not letters.ok
+    good = _check_kiosk_pin(Settings(data_dir=tmp_path, kiosk=KioskSettings(exit_pin="90317")))
+    assert good.ok
