@@ -68,21 +68,33 @@ def queue_cells(item: Any) -> list[str]:
 
 
 def weekly_text(weeks: list[tuple[Any, dict[str, int]]]) -> str:
-    """Questions asked per week and how they ended; quiet weeks say so in words."""
+    """Questions asked per week and how they ended, newest week first; a run of quiet weeks is
+    one line, so the queue keeps the space."""
     if not any(counts for _start, counts in weeks):
         return "No questions asked in the last weeks."
     words = {**ANSWERED_WORDS, **OUTCOME_WORDS}
     lines = []
-    for start, counts in weeks:
+    quiet = 0
+    for start, counts in reversed(weeks):
         total = sum(counts.values())
         if not total:
-            lines.append(f"Week of {start:%d %b %Y}: no questions")
+            quiet += 1
             continue
+        if quiet:
+            weeks_text = f"{quiet} week{'s' if quiet > 1 else ''}"
+            lines.append(
+                f"Last {weeks_text}: no questions"
+                if not lines
+                else f"{weeks_text} with no questions"
+            )
+            quiet = 0
         parts = ", ".join(
             f"{count} {words.get(outcome, outcome)}" for outcome, count in sorted(counts.items())
         )
         noun = "question" if total == 1 else "questions"
         lines.append(f"Week of {start:%d %b %Y}: {total} {noun} ({parts})")
+    if quiet:
+        lines.append(f"Before that, {quiet} week{'s' if quiet > 1 else ''} with no questions")
     return "\n".join(lines)
 
 
