@@ -383,7 +383,11 @@ class Ingester:
                 session.execute(
                     sa.text(
                         "UPDATE documents SET title = :title, audience = :audience, "
-                        "source_path = :path, source_folder = :folder, content_hash = :hash, "
+                        # A file re-ingested on its own stays owned by the folder it came from,
+                        # so a later run over that folder still removes it when it is deleted.
+                        "source_folder = CASE WHEN source_path = :path THEN source_folder "
+                        "ELSE :folder END, "
+                        "source_path = :path, content_hash = :hash, "
                         "reviewed_on = :reviewed, ingested_at = now(), ingested_by = :user "
                         "WHERE id = :id"
                     ),

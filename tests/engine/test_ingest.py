@@ -200,3 +200,19 @@ def test_ingest_is_audited(db: dbm.Database, settings: Settings, tmp_path: Path)
         row = conn.execute(sa.text("SELECT username, action, details FROM audit_events")).one()
     assert row.username == "amy" and row.action == "ingest"
     assert row.details["changes"][0]["slug"] == "hours"
+
+
+def test_a_file_reingested_alone_is_still_removed_with_its_folder(
+    db: dbm.Database, settings: Settings, tmp_path: Path
+) -> None:
+    root = tmp_path / "k"
+    hours = write(root / "public", "hours.md", "Opening hours")
+    write(root / "public", "fees.md", "Fees")
+    ingester = Ingester(db, FakeEmbedder(), settings)
+    ingester.ingest_folders([root])
+    write(root / "public", "hours.md", "Opening hours", extra="Late opening on Thursdays.")
+    alone = ingester.ingest_files([hours])
+    assert [r.status for r in alone.results] == ["updated"]
+    hours.unlink()
+    report = ingester.ingest_folders([root])
+    assert {r.slug: r.status for r in report.results} == {"fees": "unchanged", "hours": "removed"}

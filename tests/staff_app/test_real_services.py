@@ -353,3 +353,40 @@ def test_an_unreachable_database_shows_the_banner_and_never_blocks_sign_in(
     assert window.banner.text().count("cannot be reached") == 1
     assert not window.note.isVisible()
     window.shutdown()
+
+
+def test_a_changed_document_is_shown_and_reingested_by_amy(
+    qtbot, window, db, real_settings, embedder, tmp_path
+):
+    folder = tmp_path / "extra" / "public"
+    folder.mkdir(parents=True)
+    leaflet = folder / "flu-clinic.md"
+    leaflet.write_text(
+        "---\ntitle: Flu clinic\naudience: public\n---\n# Flu clinic\n\nSaturday flu clinics "
+        "run from 9:00 to 12:00.\n",
+        encoding="utf-8",
+    )
+    Ingester(db, embedder, real_settings, user="setup").ingest_folders([tmp_path / "extra"])
+    leaflet.write_text(
+        leaflet.read_text(encoding="utf-8").replace("9:00 to 12:00", "9:30 to 13:00"),
+        encoding="utf-8",
+    )
+    tab = window.knowledge
+    tab.refresh()
+    qtbot.waitUntil(lambda: "1 changed on disk" in tab.message.text(), timeout=10000)
+    assert tab.changed_button.isEnabled()
+    qtbot.mouseClick(tab.changed_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "changed on disk" not in tab.message.text(), timeout=15000)
+    qtbot.waitUntil(lambda: window.tasks.running() == 0, timeout=15000)
+    with db.engine.connect() as conn:
+        text = conn.execute(
+            sa.text(
+                "SELECT c.text FROM chunks c JOIN documents d ON d.id = c.document_id "
+                "WHERE d.slug = 'flu-clinic'"
+            )
+        ).scalar()
+        who = conn.execute(
+            sa.text("SELECT ingested_by FROM documents WHERE slug = 'flu-clinic'")
+        ).scalar()
+    assert "9:30 to 13:00" in text
+    assert who == "amy"
