@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/qt-system-libs.sh
 export CLINIC_DATA_DIR="${CLINIC_DATA_DIR:-$PWD/.data}"
 .venv/bin/clinic-assistant ingest knowledge
 exec .venv/bin/clinic-kiosk "$@"
