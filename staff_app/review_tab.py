@@ -73,7 +73,7 @@ def weekly_text(weeks: list[tuple[Any, dict[str, int]]]) -> str:
     if not any(counts for _start, counts in weeks):
         return "No questions asked in the last weeks."
     words = {**ANSWERED_WORDS, **OUTCOME_WORDS}
-    lines = []
+    lines: list[str] = []
     quiet = 0
     for start, counts in reversed(weeks):
         total = sum(counts.values())
