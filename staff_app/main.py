@@ -18,7 +18,7 @@ from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from engine.errors import ClinicError
-from engine.logs import install_excepthooks
+from engine.logs import configure_logging, install_excepthooks, remove_logging
 from engine.settings import APP_AUTHOR, APP_NAME, Settings, load_settings
 from staff_app.errors import describe
 from staff_app.login_dialog import LoginDialog
@@ -42,20 +42,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _configure_logging(settings: Settings) -> None:
-    handlers: list[logging.Handler] = [logging.StreamHandler()]
-    try:
-        settings.log_dir.mkdir(parents=True, exist_ok=True)
-        handlers.append(logging.FileHandler(settings.log_dir / "staff.log", encoding="utf-8"))
-    except OSError as error:
-        print(f"Cannot write the log file: {error}", file=sys.stderr)
-    logging.basicConfig(
-        level=settings.logging.level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        handlers=handlers,
-    )
-
-
 def run_session(window: StaffWindow, services: StaffServices) -> bool:
     """Show the sign-in dialog; on success start the window's session. False when cancelled."""
     dialog = LoginDialog(services.users, window.tasks)
@@ -73,7 +59,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ClinicError as error:
         print(describe(error), file=sys.stderr)
         return 2
-    _configure_logging(settings)
+    configure_logging(settings, "staff")
+    try:
+        return _main(args, settings)
+    finally:
+        remove_logging()
+
+
+def _main(args: argparse.Namespace, settings: Settings) -> int:
     if args.smoke_test:
         from engine.smoke import run_staff_smoke_test
 

@@ -52,7 +52,8 @@ def cli(
     """Global arguments for a CLI run on this test's database, with the corpus ingested."""
     monkeypatch.setattr(embeddings, "load_embedder", lambda _settings: FakeEmbedder())
     monkeypatch.setattr(service, "load_embedder", lambda _settings: FakeEmbedder())
-    monkeypatch.setattr(logs, "_configured", True)  # keep the test session's logging as it is
+    # Keep the test session's logging as it is.
+    monkeypatch.setattr(logs, "configure_logging", lambda *_args, **_kwargs: [])
     config = tmp_path / "config.toml"
     config.write_text(
         f'[database]\nurl = "{settings.database.url}"\n\n[embedding]\nmodel = "{FAKE_MODEL}"\n\n'

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import logging.handlers
 import sys
 import threading
 
@@ -51,3 +52,27 @@ def test_thread_errors_are_logged(restore_hooks: object, caplog: pytest.LogCaptu
         thread.start()
         thread.join(timeout=5)
     assert "answer-worker" in caplog.text and "worker failed" in caplog.text
+
+
+def test_configure_logging_rotates_in_the_log_folder_and_can_be_called_again(
+    tmp_path: object,
+) -> None:
+    from pathlib import Path
+
+    from engine import logs
+    from engine.settings import Settings
+
+    assert isinstance(tmp_path, Path)
+    root = logging.getLogger()
+    level = root.level
+    try:
+        first = logs.configure_logging(Settings(data_dir=tmp_path), "kiosk")
+        second = logs.configure_logging(Settings(data_dir=tmp_path), "kiosk")
+        assert not any(h in root.handlers for h in first)
+        files = [h for h in second if isinstance(h, logging.handlers.RotatingFileHandler)]
+        assert len(files) == 1 and files[0].maxBytes > 0 and files[0].backupCount >= 3
+        assert Path(files[0].baseFilename) == tmp_path / "logs" / "kiosk.log"
+    finally:
+        logs.remove_logging()
+        root.setLevel(level)
+    assert not any(h in root.handlers for h in second)

@@ -139,3 +139,16 @@ def test_no_file_means_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert s.config_file is None
     assert s.ollama.hosts == ()
     assert s.kiosk.warning_seconds == 30
+
+
+def test_logs_go_to_the_platform_log_folder_unless_the_data_folder_moves(tmp_path: Path) -> None:
+    import platformdirs
+
+    from engine.settings import APP_AUTHOR, APP_NAME
+
+    default = load_settings(environ={})
+    assert default.log_dir == Path(platformdirs.user_log_dir(APP_NAME, APP_AUTHOR))
+    moved = load_settings(data_dir=tmp_path, environ={})
+    assert moved.log_dir == tmp_path.resolve() / "logs"
+    by_env = load_settings(environ={"CLINIC_DATA_DIR": str(tmp_path)})
+    assert by_env.log_dir == tmp_path.resolve() / "logs"

@@ -328,7 +328,6 @@ def test_smoke_test_flag_runs_the_engine_smoke_test_on_the_staff_channel(tmp_pat
         return 3
 
     monkeypatch.setattr(smoke, "run_staff_smoke_test", fake_smoke)
-    monkeypatch.setattr(main, "_configure_logging", lambda _settings: None)  # no log file handle
     assert main.main(["--smoke-test", "--data-dir", str(tmp_path)]) == 3
     assert calls == [(tmp_path, "staff")]
 
