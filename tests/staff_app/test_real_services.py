@@ -294,11 +294,17 @@ def test_assistant_answers_a_staff_only_question_with_a_citation(qtbot, window, 
     assert tab.sources.count() == len(done.citations)
     assert "Suppliers and internal rates" in tab.sources.item(0).text()
     assert tab.passage.reviewed.text() == "Last reviewed: 16 Nov 2026"  # not 2026-11-16
-    with db.session() as session:
-        logged = session.execute(
-            sa.text("SELECT channel, audience, username FROM answers ORDER BY id DESC LIMIT 1")
-        ).one()
-    assert tuple(logged) == ("staff", "staff", "amy")
+
+    # The engine logs the answer as the worker closes the stream, just after the answer shows.
+    def logged() -> tuple[object, ...] | None:
+        with db.session() as session:
+            row = session.execute(
+                sa.text("SELECT channel, audience, username FROM answers ORDER BY id DESC LIMIT 1")
+            ).first()
+        return None if row is None else tuple(row)
+
+    qtbot.waitUntil(lambda: logged() is not None, timeout=5000)
+    assert logged() == ("staff", "staff", "amy")
 
 
 def test_a_question_the_desk_could_not_answer_reaches_the_review_tab(qtbot, window, services):
