@@ -24,8 +24,6 @@ from engine.settings import Settings, load_settings
 
 log = logging.getLogger("kiosk_app")
 
-SMOKE_QUESTION = "What are the clinic's opening hours?"
-
 BackendFactory = Callable[[Settings], AssistantBackend]
 
 
@@ -62,18 +60,11 @@ def main(argv: Sequence[str] | None = None, backend_factory: BackendFactory | No
 
 
 def smoke_test(backend: AssistantBackend) -> int:
+    """The smoke test on an injected backend (tests): one answer through the real worker."""
+    from engine.smoke import SMOKE_QUESTION, print_answer
+
     backend.check_database()
-    final: DoneEvent | None = None
-    for event in backend.answer(SMOKE_QUESTION):
-        if isinstance(event, DoneEvent):
-            final = event
-    if final is None:
-        print("smoke test failed: no final answer", file=sys.stderr)
-        return 1
-    print(f"Q: {SMOKE_QUESTION}\nA: {final.text}\nroute={final.route} outcome={final.outcome}")
-    for citation in final.citations:
-        print(f"  {citation.label}")
-    return 0
+    return 0 if print_answer(SMOKE_QUESTION, answer_through_worker(backend, SMOKE_QUESTION)) else 1
 
 
 def answer_through_worker(backend: AssistantBackend, question: str) -> DoneEvent | None:
@@ -116,10 +107,9 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
         return 1
     if args.smoke_test:
         try:
+            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no screen needed
             if backend_is_real:
                 from engine.smoke import run_smoke_test
-
-                os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no screen needed
 
                 return run_smoke_test(settings, channel="kiosk", run=answer_through_worker)
             return smoke_test(backend)
