@@ -12,10 +12,8 @@ Run: .venv/bin/python benchmarks/answer_overhead.py [--questions N]
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,19 +22,11 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
+from benchmarks._clinic import percentile, start_sample_clinic  # noqa: E402
 from engine.answering import Assistant  # noqa: E402
-from engine.db import open_database  # noqa: E402
-from engine.embeddings import FastEmbedder  # noqa: E402
 from engine.events import DoneEvent  # noqa: E402
-from engine.ingest import Ingester  # noqa: E402
 from engine.ollama_chat import OllamaChat  # noqa: E402
-from engine.settings import DEFAULT_EMBEDDING_MODEL, Settings  # noqa: E402
 from tests.support.fake_ollama import DEFAULT_MODEL, FakeOllama, Script  # noqa: E402
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def main() -> int:
@@ -49,13 +39,9 @@ def main() -> int:
         for r in rows
         if r.get("intent") == "information" and r.get("audience", "public") == "public"
     ]
-    temp = Path(tempfile.mkdtemp(prefix="clinic-bench-"))
-    temp.chmod(0o755)
+    clinic = start_sample_clinic("clinic-bench-")
     try:
-        settings = Settings(data_dir=temp / "data")
-        db = open_database(settings)
-        embedder = FastEmbedder(DEFAULT_EMBEDDING_MODEL, temp / "models")
-        Ingester(db, embedder, settings).ingest_folders([ROOT / "knowledge"])
+        settings, db, embedder = clinic.settings, clinic.db, clinic.embedder
         overheads: list[float] = []
         no_request = 0
         measured = 0
@@ -89,9 +75,8 @@ def main() -> int:
             f"max {max(overheads):.1f} ms over {len(overheads)} questions "
             f"({no_request} more were refused before any model call)"
         )
-        db.dispose()
     finally:
-        shutil.rmtree(temp, ignore_errors=True)
+        clinic.close()
     return 0
 
 

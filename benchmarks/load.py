@@ -33,10 +33,8 @@ import logging
 import os
 import random
 import secrets
-import shutil
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -50,16 +48,15 @@ sys.path.insert(0, str(ROOT))
 import sqlalchemy as sa  # noqa: E402
 import yaml  # noqa: E402
 
+from benchmarks._clinic import start_sample_clinic  # noqa: E402
 from benchmarks._synthetic import add_recombined_chunks  # noqa: E402
 from engine import retrieval  # noqa: E402
 from engine.answering import WRITING, Assistant  # noqa: E402
-from engine.db import Database, open_database  # noqa: E402
-from engine.embeddings import FastEmbedder  # noqa: E402
+from engine.db import Database  # noqa: E402
 from engine.events import DoneEvent, Outcome, StatusEvent, TokenEvent  # noqa: E402
-from engine.ingest import Ingester  # noqa: E402
 from engine.ollama_chat import OllamaChat  # noqa: E402
 from engine.roles import KIOSK_ROLE, init_roles  # noqa: E402
-from engine.settings import DEFAULT_EMBEDDING_MODEL, Settings  # noqa: E402
+from engine.settings import Settings  # noqa: E402
 from tests.support.fake_ollama import DEFAULT_MODEL, FakeOllama, Script  # noqa: E402
 
 # A short cited answer (~30 tokens, ~1 s at 30 tokens/s) with no figures for the guard to check.
@@ -398,19 +395,9 @@ def main() -> int:
     warnings = WarningCounter()
     logging.getLogger("engine").addHandler(warnings)
     logging.getLogger("engine").setLevel(logging.WARNING)
-    temp = Path(tempfile.mkdtemp(prefix="clinic-load-", dir="/tmp"))
-    temp.chmod(0o755)  # as root the embedded server refuses private parent folders
+    clinic = start_sample_clinic("clinic-load-")
     try:
-        settings = Settings(data_dir=temp / "data")
-        started = time.perf_counter()
-        owner = open_database(settings)
-        embedder = FastEmbedder(DEFAULT_EMBEDDING_MODEL, temp / "models")
-        ingested = Ingester(owner, embedder, settings).ingest_folders([ROOT / "knowledge"])
-        print(
-            f"setup: server + model + knowledge/ ({ingested.embedded_chunks} chunks embedded) "
-            f"in {time.perf_counter() - started:.1f} s",
-            flush=True,
-        )
+        settings, owner, embedder = clinic.settings, clinic.db, clinic.embedder
         started = time.perf_counter()
         added = add_recombined_chunks(owner, args.chunks, random.Random(7))
         print(
@@ -500,9 +487,8 @@ def main() -> int:
             print("engine warnings:")
             for message, count in warnings.counts.most_common(10):
                 print(f"  {count} x {message}")
-        owner.dispose()
     finally:
-        shutil.rmtree(temp, ignore_errors=True)
+        clinic.close()
     return 0
 
 

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,21 +26,15 @@ sys.path.insert(0, str(ROOT))
 import sqlalchemy as sa  # noqa: E402
 import yaml  # noqa: E402
 
+from benchmarks._clinic import percentile, start_sample_clinic  # noqa: E402
 from engine import retrieval  # noqa: E402
-from engine.db import Database, open_database  # noqa: E402
+from engine.db import Database  # noqa: E402
 from engine.embeddings import FastEmbedder  # noqa: E402
-from engine.ingest import Ingester  # noqa: E402
 from engine.retrieval import Retriever  # noqa: E402
-from engine.settings import DEFAULT_EMBEDDING_MODEL, Settings  # noqa: E402
+from engine.settings import Settings  # noqa: E402
 
 SYNTHETIC_DOCUMENTS = 40
 WORDS_PER_CHUNK = 120
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def timed(fn: Callable[[], object], repeats: int = 1) -> list[float]:
@@ -186,19 +178,9 @@ def main() -> int:
     parser.add_argument("--questions", type=int, default=40)
     args = parser.parse_args()
     rng = random.Random(7)
-    temp = Path(tempfile.mkdtemp(prefix="clinic-bench-"))
-    temp.chmod(0o755)
+    clinic = start_sample_clinic("clinic-bench-")
     try:
-        settings = Settings(data_dir=temp / "data")
-        started = time.perf_counter()
-        db = open_database(settings)
-        embedder = FastEmbedder(DEFAULT_EMBEDDING_MODEL, temp / "models")
-        report = Ingester(db, embedder, settings).ingest_folders([ROOT / "knowledge"])
-        print(
-            f"setup: server + model + knowledge/ ({report.embedded_chunks} chunks) in "
-            f"{time.perf_counter() - started:.1f} s",
-            flush=True,
-        )
+        settings, db, embedder = clinic.settings, clinic.db, clinic.embedder
         qs = questions(args.questions)
         sizes = [1_000, 10_000] + ([100_000] if args.with_100k else [])
         for size in sizes:
@@ -207,9 +189,8 @@ def main() -> int:
             print(f"loading {size - have} synthetic chunks...", flush=True)
             add_synthetic(db, size - have, embedder.dimension, rng)
             measure(db, settings, embedder, qs)
-        db.dispose()
     finally:
-        shutil.rmtree(temp, ignore_errors=True)
+        clinic.close()
     return 0
 
 
