@@ -37,6 +37,13 @@ from staff_app.tasks import Tasks
 SLOT_COLUMNS = ("Date", "Time", "Length", "Clinician", "Department")
 APPOINTMENT_COLUMNS = ("Reference", "When", "Patient", "Contact", "Clinician", "Status", "By")
 PARTS = (("Any time", "any"), ("Morning", "morning"), ("Afternoon", "afternoon"))
+SLOT_PAGE = 50
+STALE_NOTE = "The database cannot be reached: these lists may be out of date until it is back."
+
+
+def counted(count: int, noun: str) -> str:
+    """'1 free slot', '3 free slots': never '1 appointments'."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def confirm(parent: QWidget, title: str, text: str) -> bool:
@@ -124,12 +131,13 @@ class AppointmentsTab(QWidget):
         self.reschedule_dialog: RescheduleDialog | None = None
         today = today or dt.date.today()
         self._clinicians: list[tuple[int, str, str]] = []
+        self._slot_limit = SLOT_PAGE
 
         # Find form
         self.query = QLineEdit()
         self.query.setObjectName("slotQuery")
         self.query.setAccessibleName("Department or clinician")
-        self.query.setPlaceholderText("Department or clinician, e.g. physio, Dr Hart (Ctrl+F)")
+        self.query.setPlaceholderText("Department or clinician (Ctrl+F)")
         self.query.returnPressed.connect(self.find_slots)
         self.date_from = QDateEdit(_qdate(today))
         self.date_from.setAccessibleName("From date")
@@ -144,7 +152,7 @@ class AppointmentsTab(QWidget):
             self.part.addItem(label, value)
         self.find_button = QPushButton("Find free slots")
         self.find_button.setAccessibleName("Find free slots")
-        self.find_button.clicked.connect(self.find_slots)
+        self.find_button.clicked.connect(lambda: self.find_slots())
         form = QHBoxLayout()
         form.addWidget(self.query, 3)
         form.addWidget(QLabel("from"))
@@ -159,11 +167,16 @@ class AppointmentsTab(QWidget):
         self.slot_message = QLabel("Search for a department or clinician to see free slots.")
         self.slot_message.setTextFormat(Qt.TextFormat.PlainText)
         self.slot_message.setWordWrap(True)
+        self.more_button = QPushButton(f"Show {SLOT_PAGE} more")
+        self.more_button.setAccessibleName("Show more free slots")
+        self.more_button.clicked.connect(self.show_more_slots)
+        self.more_button.hide()
         self.book_button = QPushButton("Book selected slot... (Ctrl+B)")
         self.book_button.setAccessibleName("Book the selected slot")
         self.book_button.clicked.connect(self.book_selected)
         slot_bar = QHBoxLayout()
         slot_bar.addWidget(self.slot_message, 1)
+        slot_bar.addWidget(self.more_button)
         slot_bar.addWidget(self.book_button)
         slots_box = QGroupBox("Free slots")
         slots_layout = QVBoxLayout(slots_box)
@@ -224,7 +237,8 @@ class AppointmentsTab(QWidget):
         layout.addWidget(splitter)
         order = [
             self.query, self.date_from, self.date_to, self.part, self.find_button, self.slots,
-            self.book_button, self.search, search_button, self.day, self.clinician, day_button,
+            self.more_button, self.book_button, self.search, search_button, self.day,
+            self.clinician, day_button,
             self.appointments, self.reschedule_button, self.cancel_button,
         ]  # fmt: skip
         for first, second in itertools.pairwise(order):
@@ -243,6 +257,12 @@ class AppointmentsTab(QWidget):
         self.clinician.addItem("All clinicians", None)
         for clinician_id, name, department in clinicians:
             self.clinician.addItem(f"{name} ({department})", clinician_id)
+        if clinicians:
+            # An example from this clinic's own list, never a name it does not have.
+            _id, name, department = clinicians[0]
+            self.query.setPlaceholderText(
+                f"Department or clinician, e.g. {department.lower()}, {name} (Ctrl+F)"
+            )
 
     def focus_find(self) -> None:
         self.query.setFocus()
@@ -250,7 +270,11 @@ class AppointmentsTab(QWidget):
 
     # ----- free slots --------------------------------------------------------------------
 
-    def find_slots(self) -> None:
+    def find_slots(self, *, keep_limit: bool = False) -> None:
+        """Search free slots; a new search starts at the first page, a refresh keeps the page."""
+        if not keep_limit:
+            self._slot_limit = SLOT_PAGE
+        limit = self._slot_limit
         booking = self.booking
         query = self.query.text().strip()
         start = _pydate(self.date_from.date())
@@ -261,17 +285,34 @@ class AppointmentsTab(QWidget):
             return
         self.slot_message.setText("Searching...")
         self.find_button.setEnabled(False)
+        # One more than shown, so the tab knows (and says) when the list is not complete.
         self.tasks.run(
-            lambda: booking.find_free_slots(query, start, end, part),
-            self._on_slots,
+            lambda: booking.find_free_slots(query, start, end, part, limit + 1),
+            lambda slots: self._on_slots(slots, limit),
             self._on_slots_failed,
         )
 
-    def _on_slots(self, slots: list[Any]) -> None:
+    def show_more_slots(self) -> None:
+        self._slot_limit += SLOT_PAGE
+        self.find_slots(keep_limit=True)
+
+    def _on_slots(self, slots: list[Any], limit: int = SLOT_PAGE) -> None:
         self.find_button.setEnabled(True)
+        previous = selected_payload(self.slots)
+        more = len(slots) > limit
+        slots = slots[:limit]
         set_rows(self.slots, [(slot, slot_cells(slot)) for slot in slots])
-        if slots:
-            self.slot_message.setText(f"{len(slots)} free slots. Select one and press Ctrl+B.")
+        _reselect(self.slots, getattr(previous, "slot_id", None), "slot_id")
+        self.more_button.setVisible(more)
+        if more:
+            self.slot_message.setText(
+                f"Showing the first {counted(len(slots), 'free slot')}; more match. Narrow the "
+                f"dates or press 'Show {SLOT_PAGE} more'. Select one and press Ctrl+B."
+            )
+        elif slots:
+            self.slot_message.setText(
+                f"{counted(len(slots), 'free slot')}. Select one and press Ctrl+B."
+            )
         else:
             self.slot_message.setText(
                 "No free slots match. Try a wider date range, 'Any time', or fewer words."
@@ -300,7 +341,7 @@ class AppointmentsTab(QWidget):
             )
             set_rows(self.appointments, [(appointment, appointment_cells(appointment))])
         if self.slots.rowCount():
-            self.find_slots()
+            self.find_slots(keep_limit=True)
 
     # ----- appointments ------------------------------------------------------------------
 
@@ -329,7 +370,9 @@ class AppointmentsTab(QWidget):
     def _on_appointments(self, appointments: list[Any]) -> None:
         set_rows(self.appointments, [(a, appointment_cells(a)) for a in appointments])
         self.appointment_message.setText(
-            f"{len(appointments)} appointments." if appointments else "No appointments found."
+            f"{counted(len(appointments), 'appointment')}."
+            if appointments
+            else "No appointments found."
         )
 
     def _show_appointment_error(self, error: BaseException) -> None:
@@ -374,6 +417,23 @@ class AppointmentsTab(QWidget):
             self.appointment_message.setText(
                 f"{verb} {appointment.reference}: {slot_caption(appointment.slot)}"
             )
+        if self.slots.rowCount():
+            # A cancel frees a slot and a reschedule takes one: the free list is stale now.
+            self.find_slots(keep_limit=True)
+
+    def set_database_available(self, available: bool) -> None:
+        """While the database is down the lists may be stale: nothing in them can be acted on."""
+        for widget in (
+            self.slots, self.appointments, self.book_button, self.more_button,
+            self.cancel_button, self.reschedule_button,
+        ):  # fmt: skip
+            widget.setEnabled(available)
+        if not available:
+            self.slot_message.setText(STALE_NOTE)
+            self.appointment_message.setText(STALE_NOTE)
+        elif self.slot_message.text() == STALE_NOTE:
+            self.slot_message.setText("The database is back. Find free slots again to refresh.")
+            self.appointment_message.setText("")
 
     def reschedule_selected(self) -> None:
         appointment = self._selected_live_appointment()
@@ -404,6 +464,18 @@ class AppointmentsTab(QWidget):
             self._on_changed,
             self._show_appointment_error,
         )
+
+
+def _reselect(table: QTableWidget, key: Any, attribute: str) -> None:
+    """Select the row whose payload has ``attribute == key`` (the first row stays otherwise)."""
+    if key is None:
+        return
+    for row in range(table.rowCount()):
+        item = table.item(row, 0)
+        payload = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if getattr(payload, attribute, None) == key:
+            table.selectRow(row)
+            return
 
 
 def _qdate(day: dt.date) -> QDate:

@@ -31,6 +31,13 @@ GUARDED_NOTE = (
     "refusal. The draft is in the Review tab."
 )
 NO_SOURCES = "Sources for the latest answer appear here."
+EMERGENCY_HEADER = "\N{WARNING SIGN} EMERGENCY: the fixed emergency advice"
+# Red on pale red, 7.9:1 contrast, with a heading in words: never colour alone.
+EMERGENCY_STYLE = (
+    "QFrame#answerBubble { background: #fdecea; border: 3px solid #b00020; }"
+    " QLabel#bubbleHeader { color: #b00020; }"
+    " QWidget#bubbleBody, QTextEdit#bubbleBody { color: #5f0010; font-weight: bold; }"
+)
 
 
 def answer_with_citations(text: str, citations: tuple[Citation, ...] | list[Citation]) -> str:
@@ -42,6 +49,13 @@ def answer_with_citations(text: str, citations: tuple[Citation, ...] | list[Cita
         reviewed = f" (reviewed {citation.reviewed_display})" if citation.reviewed_on else ""
         lines.append(f"{citation_caption(citation)}{reviewed}")
     return "\n".join(lines)
+
+
+def mark_emergency(bubble: Bubble) -> None:
+    """Make an emergency answer unmistakable at a glance (not plain grey text)."""
+    bubble.setProperty("emergency", True)
+    bubble.header.setText(EMERGENCY_HEADER)
+    bubble.setStyleSheet(EMERGENCY_STYLE)
 
 
 class AssistantTab(QWidget):
@@ -202,6 +216,8 @@ class AssistantTab(QWidget):
             return
         self._bubble.set_status(GUARDED_NOTE if done.outcome is Outcome.GUARDED else "")
         self._bubble.set_text(done.text)
+        if done.outcome is Outcome.EMERGENCY:
+            mark_emergency(self._bubble)
         self._bubble.set_citations(done.citations)
         self._last = done
         self.copy_button.setEnabled(True)

@@ -8,6 +8,9 @@ in full and shown as one sentence pointing at the log.
 from __future__ import annotations
 
 import logging
+import re
+
+import sqlalchemy.exc
 
 from engine.errors import (
     AuthenticationFailed,
@@ -54,13 +57,34 @@ _ADVICE: dict[type[ClinicError], str] = {
 }
 
 
+# Connection strings and socket paths (also URL-encoded ones such as host=%2Ftmp%2F...) never
+# reach the screen: they are noise to a receptionist and may carry a password.
+_CONNECTION_DETAIL = re.compile(
+    r"(\w+(\+\w+)?://\S+|\b(host|hostaddr|dbname|user|password|port)=\S+|%2F\S*|"
+    r"(/[\w.~ -]+)+/\.s\.PGSQL\.\d+|\(Background on this error at: [^)]*\))",
+    re.IGNORECASE,
+)
+_DATABASE_ERRORS = (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError)
+
+
+def scrub(text: str) -> str:
+    """``text`` without connection strings, socket paths or SQLAlchemy's help links."""
+    cleaned = _CONNECTION_DETAIL.sub("\x00", text)
+    cleaned = re.sub(r"\s*\b(at|on|to)\s+\x00", "", cleaned).replace("\x00", "")
+    cleaned = re.sub(r"\s+", " ", cleaned)
+    return re.sub(r"\s+([.,:;])", r"\1", cleaned).strip()
+
+
 def describe(error: BaseException | None) -> str:
     """Staff wording for any error: the kind of problem, the engine's explanation, what next."""
     if error is None:
         return UNEXPECTED.format(kind="no result")
+    if isinstance(error, _DATABASE_ERRORS):
+        # A raw driver error that escaped the engine's mapping is still a database outage.
+        error = DatabaseUnavailable("The database cannot be reached.")
     if not isinstance(error, ClinicError):
         return UNEXPECTED.format(kind=type(error).__name__)
-    detail = str(error).strip()
+    detail = scrub(str(error).strip())
     prefix = next((p for kind, p in _PREFIXES if isinstance(error, kind)), "")
     advice = next((a for kind, a in _ADVICE.items() if isinstance(error, kind)), "")
     # "The database cannot be reached." is not repeated before "The database at X cannot be
@@ -75,3 +99,8 @@ def describe(error: BaseException | None) -> str:
     if advice:
         parts.append(advice)
     return " ".join(parts)
+
+
+def is_database_down(error: BaseException | None) -> bool:
+    """True for errors that mean the database itself cannot be reached."""
+    return isinstance(error, (DatabaseUnavailable, *_DATABASE_ERRORS))

@@ -188,7 +188,17 @@ class ReviewTab(QWidget):
         self.tasks.run(review.verify_chain, self._on_chain, self._on_chain_error)
 
     def _on_queue(self, items: list[Any]) -> None:
+        current = selected_payload(self.table)
+        row = self.table.currentRow()
         set_rows(self.table, [(item, queue_cells(item)) for item in items])
+        if current is not None and items:
+            # Stay where the reviewer was: the same question if it is still listed, else the
+            # one that moved up into its place (never back to the top of the queue).
+            ids = [item.answer_id for item in items]
+            if current.answer_id in ids:
+                self.table.selectRow(ids.index(current.answer_id))
+            else:
+                self.table.selectRow(min(max(row, 0), len(items) - 1))
         if not items:
             self._set_details(None)
             self.message.setText("Nothing waiting for review.")

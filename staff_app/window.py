@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QPushButton, QTabWidget, QWid
 
 from staff_app.appointments_tab import AppointmentsTab
 from staff_app.assistant_tab import AssistantTab
-from staff_app.errors import describe
+from staff_app.errors import describe, is_database_down
 from staff_app.knowledge_tab import KnowledgeTab
 from staff_app.review_tab import ReviewTab
 from staff_app.services import StaffServices
@@ -173,6 +173,7 @@ class StaffWindow(QMainWindow):
         self.health_checks += 1
         self.banner.hide()
         self.banner.setText("")
+        self.appointments.set_database_available(True)
         note = result if isinstance(result, str) else ""
         self.note.setText(note)
         self.note.setVisible(bool(note))
@@ -182,6 +183,8 @@ class StaffWindow(QMainWindow):
         self.note.hide()
         self.banner.setText(describe(error))
         self.banner.show()
+        if is_database_down(error):
+            self.appointments.set_database_available(False)
 
     # ----- geometry and shutdown ---------------------------------------------------------
 
