@@ -18,7 +18,8 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from engine.answer_log import AnswerLogEntry, record_answer
 from engine.citation_guard import check_answer
@@ -58,6 +59,46 @@ ROUTER_TIMEOUT = 4.0
 FOLLOW_UP_WORDS = 6
 STOP_ROUTES = (Route.EMERGENCY, Route.CLINICAL)
 _FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|or|but|same for|for)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class AnswerInProgress:
+    """What is known about an answer before it ends: the question, where it was routed, when it
+    started, the step timings so far and the best similarity retrieval found."""
+
+    question: str
+    route: Route
+    reason: str
+    start: float
+    timings: Mapping[str, float] = field(default_factory=dict)
+    best: float | None = None
+
+    def with_timings(self, more: Mapping[str, float]) -> AnswerInProgress:
+        return replace(self, timings={**self.timings, **more})
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How an answer ends: what is shown, with which citations, and what the review log keeps."""
+
+    outcome: Outcome
+    text: str
+    citations: tuple[Citation, ...] = ()
+    guard_reason: str | None = None
+    original: str | None = None  # the model's own text, when something else is shown
+    model: str | None = None
+    tokens: tuple[int | None, int | None] = (None, None)  # prompt, completion
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    """What the model streamed: its text, token counts, timings, and the failure that ended it
+    (None when it finished normally)."""
+
+    text: str
+    tokens: tuple[int | None, int | None]
+    timings: Mapping[str, float]
+    failure: ModelUnavailable | None = None
 
 
 def _citation(number: int, passage: RetrievedPassage) -> Citation:
@@ -162,9 +203,7 @@ class Assistant:
                     extra = None
                 if extra:
                     text = f"{text}\n\n{extra}"
-            yield from self._fixed(
-                question, decision.route, decision.reason, Outcome.APPOINTMENT, text, start
-            )
+            yield from self._fixed(question, decision, Outcome.APPOINTMENT, text, start)
             return
 
         yield StatusEvent(SEARCHING)
@@ -175,60 +214,47 @@ class Assistant:
         result = self.retriever.search_with_candidates(vector, search_text, self.audience)
         timings["search"] = self.clock() - t
         passages = list(result.passages)
-        best = result.best_similarity
+        progress = AnswerInProgress(
+            question, decision.route, decision.reason, start, timings, result.best_similarity
+        )
         if not passages:
-            yield from self._finish(
-                question,
-                decision.route,
-                decision.reason,
-                Outcome.NO_ANSWER,
-                texts.refusal,
-                (),
-                start,
-                timings,
-                best,
-            )
+            yield from self._finish(progress, Ending(Outcome.NO_ANSWER, texts.refusal))
             return
 
         if self.generation_mode == "extractive":
             yield StatusEvent(EXTRACTIVE_STATUS)
             text, citations = extractive_answer(passages)
             yield TokenEvent(text)
-            yield from self._finish(
-                question,
-                decision.route,
-                decision.reason,
-                Outcome.EXTRACTIVE,
-                text,
-                citations,
-                start,
-                timings,
-                best,
-            )
+            yield from self._finish(progress, Ending(Outcome.EXTRACTIVE, text, citations))
             return
-        yield from self._generate(
-            question, history, decision.route, decision.reason, passages, start, timings, best
-        )
+        yield from self._generate(progress, history, passages)
 
     # -- generation -----------------------------------------------------------------------
 
     def _generate(
-        self,
-        question: str,
-        history: Sequence[Turn],
-        route: Route,
-        reason: str,
-        passages: list[RetrievedPassage],
-        start: float,
-        timings: dict[str, float],
-        best: float | None,
+        self, progress: AnswerInProgress, history: Sequence[Turn], passages: list[RetrievedPassage]
     ) -> Iterator[AnswerEvent]:
+        """Stream the model's answer, then either judge it or fall back to quoting."""
         assert self.chat is not None
-        refusal = self.settings.texts.refusal
-        messages = build_messages(question, passages, refusal, history)
+        messages = build_messages(progress.question, passages, self.settings.texts.refusal, history)
         yield StatusEvent(WRITING)
+        reply = yield from self._stream(messages)
+        progress = progress.with_timings(reply.timings)
+        if reply.failure is not None:
+            yield from self._model_failed(progress, passages, reply)
+        else:
+            yield from self._judge(progress, passages, reply)
+
+    def _stream(self, messages: list[dict[str, str]]) -> Generator[AnswerEvent, None, ModelReply]:
+        """Job 1: pass the model's tokens on as they come; return what was said and how it ended.
+
+        A failure (``ModelUnavailable``, or a reply cut off by a length limit) is returned, not
+        raised, together with the text streamed before it. The model's stream is always closed,
+        also when the consumer stops iterating early."""
+        assert self.chat is not None
         pieces: list[str] = []
-        prompt_tokens = completion_tokens = None
+        timings: dict[str, float] = {}
+        tokens: tuple[int | None, int | None] = (None, None)
         t = self.clock()
         stream = self.chat.stream(messages)
         try:
@@ -239,92 +265,76 @@ class Assistant:
                     pieces.append(delta.text)
                     yield TokenEvent(delta.text)
                 if delta.done:
-                    prompt_tokens, completion_tokens = delta.prompt_tokens, delta.completion_tokens
+                    tokens = (delta.prompt_tokens, delta.completion_tokens)
                     if delta.done_reason == "length":
                         # Cut off by the context or token limit: never show half an answer.
                         raise ModelUnavailable("The model's answer was cut off (length limit).")
         except ModelUnavailable as exc:
-            log.warning("model failed: %s", exc)
-            text, citations = extractive_answer(passages)
-            if pieces:
-                yield ReplaceEvent(text, "model_failed")
-            else:
-                yield StatusEvent(EXTRACTIVE_STATUS)
-                yield TokenEvent(text)
-            yield from self._finish(
-                question,
-                route,
-                reason,
-                Outcome.EXTRACTIVE,
-                text,
-                citations,
-                start,
-                timings,
-                best,
-                guard_reason=f"model_failed:{exc}",
-                original="".join(pieces) or None,
-            )
-            return
+            return ModelReply("".join(pieces), tokens, timings, failure=exc)
         finally:
             close = getattr(stream, "close", None)
             if close is not None:
                 close()
         timings["generate"] = self.clock() - t
-        original = "".join(pieces)
+        return ModelReply("".join(pieces), tokens, timings)
+
+    def _model_failed(
+        self, progress: AnswerInProgress, passages: Sequence[RetrievedPassage], reply: ModelReply
+    ) -> Iterator[AnswerEvent]:
+        """Job 2: a model failure becomes the extractive answer (replacing any partial text)."""
+        log.warning("model failed: %s", reply.failure)
+        text, citations = extractive_answer(passages)
+        if reply.text:
+            yield ReplaceEvent(text, "model_failed")
+        else:
+            yield StatusEvent(EXTRACTIVE_STATUS)
+            yield TokenEvent(text)
+        yield from self._finish(
+            progress,
+            Ending(
+                Outcome.EXTRACTIVE,
+                text,
+                citations,
+                guard_reason=f"model_failed:{reply.failure}",
+                original=reply.text or None,
+            ),
+        )
+
+    def _judge(
+        self, progress: AnswerInProgress, passages: Sequence[RetrievedPassage], reply: ModelReply
+    ) -> Iterator[AnswerEvent]:
+        """Job 3: the citation guard's verdict on the finished text becomes the outcome."""
+        assert self.chat is not None
+        refusal = self.settings.texts.refusal
+        original = reply.text
         verdict = check_answer(original, [p.prompt_text for p in passages], refusal)
-        model = self.chat.model
+        model, tokens = self.chat.model, reply.tokens
         if verdict.ok and verdict.is_refusal:
             if verdict.text != original:
                 yield ReplaceEvent(refusal, "refusal")
-            yield from self._finish(
-                question,
-                route,
-                reason,
-                Outcome.NO_ANSWER,
-                refusal,
-                (),
-                start,
-                timings,
-                best,
-                model=model,
-                tokens=(prompt_tokens, completion_tokens),
-            )
-            return
-        if not verdict.ok:
+            ending = Ending(Outcome.NO_ANSWER, refusal, model=model, tokens=tokens)
+        elif not verdict.ok:
             yield ReplaceEvent(refusal, verdict.reason or "guard")
-            yield from self._finish(
-                question,
-                route,
-                reason,
+            ending = Ending(
                 Outcome.GUARDED,
                 refusal,
-                (),
-                start,
-                timings,
-                best,
                 guard_reason=verdict.reason,
                 original=original,
                 model=model,
-                tokens=(prompt_tokens, completion_tokens),
+                tokens=tokens,
             )
-            return
-        if verdict.text != original:
-            yield ReplaceEvent(verdict.text, "invalid_citations_removed")
-        citations = tuple(_citation(n, passages[n - 1]) for n in verdict.cited)
-        yield from self._finish(
-            question,
-            route,
-            reason,
-            Outcome.ANSWERED,
-            verdict.text,
-            citations,
-            start,
-            timings,
-            best,
-            original=original if verdict.text != original else None,
-            model=model,
-            tokens=(prompt_tokens, completion_tokens),
-        )
+        else:
+            if verdict.text != original:
+                yield ReplaceEvent(verdict.text, "invalid_citations_removed")
+            ending = Ending(
+                Outcome.ANSWERED,
+                verdict.text,
+                tuple(_citation(n, passages[n - 1]) for n in verdict.cited),
+                original=original if verdict.text != original else None,
+                model=model,
+                tokens=tokens,
+            )
+        yield from self._finish(progress, ending)
 
     def _model_router(
         self, question: str, history: Sequence[Turn], decision: RoutingDecision
@@ -365,61 +375,48 @@ class Assistant:
             outcome, text = Outcome.EMERGENCY, texts.emergency
         else:
             outcome, text = Outcome.CLINICAL, texts.clinical
-        yield from self._fixed(question, decision.route, decision.reason, outcome, text, start)
+        yield from self._fixed(question, decision, outcome, text, start)
 
     def _fixed(
-        self, question: str, route: Route, reason: str, outcome: Outcome, text: str, start: float
+        self, question: str, decision: RoutingDecision, outcome: Outcome, text: str, start: float
     ) -> Iterator[AnswerEvent]:
-        yield from self._finish(question, route, reason, outcome, text, (), start, {}, None)
+        progress = AnswerInProgress(question, decision.route, decision.reason, start)
+        yield from self._finish(progress, Ending(outcome, text))
 
-    def _finish(
-        self,
-        question: str,
-        route: Route,
-        reason: str,
-        outcome: Outcome,
-        text: str,
-        citations: tuple[Citation, ...],
-        start: float,
-        timings: dict[str, float],
-        best: float | None,
-        *,
-        guard_reason: str | None = None,
-        original: str | None = None,
-        model: str | None = None,
-        tokens: tuple[int | None, int | None] = (None, None),
-    ) -> Iterator[AnswerEvent]:
-        timings = {**timings, "total": self.clock() - start}
+    def _finish(self, progress: AnswerInProgress, ending: Ending) -> Iterator[AnswerEvent]:
+        """The final event, and the answer log written however the consumer stops."""
+        timings = {**progress.timings, "total": self.clock() - progress.start}
+        prompt_tokens, completion_tokens = ending.tokens
         entry = AnswerLogEntry(
             channel=self.channel,
             audience=self.audience,
-            question=question,
-            route=route.value,
-            route_reason=reason,
-            outcome=outcome.value,
-            shown_text=text,
-            original_text=original,
-            guard_reason=guard_reason,
-            citations=citations,
-            best_similarity=best,
-            model=model,
+            question=progress.question,
+            route=progress.route.value,
+            route_reason=progress.reason,
+            outcome=ending.outcome.value,
+            shown_text=ending.text,
+            original_text=ending.original,
+            guard_reason=ending.guard_reason,
+            citations=ending.citations,
+            best_similarity=progress.best,
+            model=ending.model,
             timings=timings,
-            prompt_tokens=tokens[0],
-            completion_tokens=tokens[1],
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
             username=self.username,
         )
         # The log is written in ``finally``: a consumer (the Qt worker) may stop and close this
         # generator as soon as it has the final event, and the answer must still be logged.
         try:
             yield DoneEvent(
-                text=text,
-                route=route,
-                outcome=outcome,
-                citations=citations,
+                text=ending.text,
+                route=progress.route,
+                outcome=ending.outcome,
+                citations=ending.citations,
                 timings=timings,
-                prompt_tokens=tokens[0],
-                completion_tokens=tokens[1],
-                model=model,
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
+                model=ending.model,
             )
         finally:
             try:
