@@ -13,7 +13,9 @@ step decides what to do with it). Nothing here reads files or touches the databa
 from __future__ import annotations
 
 import datetime
+import os
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +24,9 @@ from typing import Literal
 from engine.errors import DocumentUnreadable
 
 AUDIENCES = ("public", "staff")
+#: Longest title and heading kept; longer ones are cut at a word with an ellipsis.
+MAX_TITLE_CHARS = 200
+MAX_HEADING_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -111,3 +116,37 @@ def metadata_fields(
 def normalise_space(text: str) -> str:
     """Collapse runs of whitespace to single spaces (for one-line text such as headings)."""
     return " ".join(text.split())
+
+
+# C0 controls other than tab and newline, DEL, C1 controls, lone surrogates, zero-width marks and
+# the soft hyphen: never visible, and NUL or a surrogate cannot even be stored.
+_INVISIBLE = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u00ad\u200b\u200c\u200d"
+    r"\u2060\ufeff]"
+)
+
+
+def clean_text(text: str) -> str:
+    """Text as it is stored and indexed: NFKC (ligatures such as "ﬁ" become "fi", non-breaking
+    spaces become spaces), carriage returns as newlines, invisible characters removed."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _INVISIBLE.sub("", text)
+    return unicodedata.normalize("NFKC", text)
+
+
+def cap_line(text: str, limit: int) -> str:
+    """One line of at most ``limit`` characters, cut at a word boundary with an ellipsis."""
+    text = normalise_space(text)
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
+
+
+def display_path(path: str | os.PathLike[str]) -> str:
+    """A path as text that can always be printed and stored: bytes of a file name that are not
+    UTF-8 are shown as U+FFFD (the file itself is still read through its real name)."""
+    return os.fsencode(path).decode("utf-8", "replace")

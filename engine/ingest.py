@@ -8,14 +8,26 @@ exception mid-document leaves the previous version intact.
 
 Audience is never guessed: a document must declare it (front matter / document properties), or the
 folder (``public/`` or ``staff/``) or ``--audience`` must say it. Conflicting declarations fail.
+
+Hostile files cost one failed document with a reason, never the run and never a traceback:
+links that leave the ingested folder, link loops, broken links and special files (FIFOs,
+sockets, devices) are reported without being opened; files over ``[ingest] max_file_mb`` are
+refused unread; reading and chunking a file has a time budget; a document with more than
+``max_chunks_per_document`` passages is refused. File names that are not UTF-8 are stored and
+shown with U+FFFD in place of the bad bytes; very long names get a shortened, unique slug. Two
+ingests never run at once against one database: a PostgreSQL advisory lock admits one, and
+the other stops at once with :class:`IngestBusy`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+import stat
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,17 +35,27 @@ import sqlalchemy as sa
 
 from engine import db as dbm
 from engine.chunking import Chunk, chunk_document
-from engine.documents import AUDIENCES
+from engine.documents import AUDIENCES, display_path
 from engine.errors import ClinicError, DocumentUnreadable
 from engine.loaders import SUPPORTED_SUFFIXES, load_document
+from engine.loaders.limits import check_time, time_limit
 from engine.protocols import Embedder
 from engine.settings import Settings
 
 log = logging.getLogger(__name__)
 
 #: Bump when the chunker's rules change, so every document is re-chunked once.
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"
 EMBED_BATCH = 32
+#: Longest slug made from a file name; a longer name is cut and given a short hash to stay unique.
+MAX_SLUG_CHARS = 100
+#: pg_try_advisory_lock key shared by every ingest against one database ("CLINGEST").
+INGEST_LOCK_KEY = 0x434C494E47455354
+
+
+class IngestBusy(ClinicError):
+    """Another ingest holds the database's ingest lock."""
+
 
 ProgressCallback = Callable[[str, int, int], None]  # (document slug, chunks done, chunks total)
 
@@ -66,8 +88,11 @@ class IngestReport:
 
 
 def slugify(path: Path) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-")
-    return slug or "document"
+    slug = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "document"
+    if len(slug) > MAX_SLUG_CHARS:
+        digest = hashlib.sha256(os.fsencode(path.stem)).hexdigest()[:8]
+        slug = f"{slug[: MAX_SLUG_CHARS - 9].rstrip('-')}-{digest}"
+    return slug
 
 
 def _folder_audience(path: Path, root: Path) -> str | None:
@@ -126,25 +151,98 @@ class _Candidate:
     path: Path
     root: Path
 
+    @property
+    def shown(self) -> str:
+        return display_path(self.path)
+
+
+def _refused(path: Path, reason: str) -> IngestResult:
+    log.warning("ingest skipped %s: %s", display_path(path), reason)
+    return IngestResult(display_path(path), slugify(path), "", "", "failed", 0, reason)
+
+
+_SPECIAL = "not a regular file (a pipe, socket or device); skipped without opening it"
+
+
+def _link_problem(link: Path, root: Path) -> str | None:
+    """Why the symbolic link ``link`` may not be ingested, or None when it is a file in ``root``."""
+    try:
+        target = link.resolve(strict=True)
+    except FileNotFoundError:
+        return "a broken link: the file it points to does not exist"
+    except (OSError, RuntimeError):
+        return "a link loop: the link points back to itself"
+    if not target.is_relative_to(root):
+        return (
+            "a link to a file outside the ingested folder: refused (copy the file into the "
+            "folder instead)"
+        )
+    try:
+        mode = target.stat().st_mode
+    except OSError as exc:
+        return f"cannot read the file the link points to ({exc.strerror})"
+    if stat.S_ISDIR(mode):
+        return "a link to a folder: links to folders are not followed"
+    if not stat.S_ISREG(mode):
+        return _SPECIAL
+    return None
+
+
+def _walk(folder: Path, root: Path) -> Iterator[_Candidate | IngestResult]:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as exc:
+        yield _refused(folder, f"cannot read the folder ({exc.strerror})")
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        if entry.name.startswith(".") or entry.name.lower() == "readme.md":
+            continue
+        try:
+            if entry.is_symlink():
+                problem = _link_problem(path, root)
+                yield _refused(path, problem) if problem else _Candidate(path, root)
+            elif entry.is_dir(follow_symlinks=False):
+                yield from _walk(path, root)
+            elif entry.is_file(follow_symlinks=False):
+                yield _Candidate(path, root)
+            else:
+                yield _refused(path, _SPECIAL)
+        except OSError as exc:
+            yield _refused(path, f"cannot read it ({exc.strerror})")
+
 
 def discover(folders: Sequence[Path]) -> tuple[list[_Candidate], list[IngestResult]]:
-    """Every file under the folders (or the files themselves), with unsupported ones reported."""
+    """Every file under the folders (or the files themselves); problems reported, never opened."""
     found: list[_Candidate] = []
     problems: list[IngestResult] = []
     for folder in folders:
-        folder = folder.resolve()
-        if folder.is_file():
-            found.append(_Candidate(folder, folder.parent))
-            continue
-        if not folder.is_dir():
-            problems.append(
-                IngestResult(str(folder), slugify(folder), "", "", "failed", 0, "no such folder")
-            )
-            continue
-        for path in sorted(folder.rglob("*")):
-            if not path.is_file() or path.name.startswith(".") or path.name.lower() == "readme.md":
+        given = Path(os.path.abspath(folder))
+        try:
+            if given.is_dir():
+                root = given.resolve()
+                for item in _walk(root, root):
+                    if isinstance(item, _Candidate):
+                        found.append(item)
+                    else:
+                        problems.append(item)
                 continue
-            found.append(_Candidate(path, folder))
+            if given.is_symlink():
+                problem = _link_problem(given, given.parent.resolve())
+                if problem:
+                    problems.append(_refused(given, problem))
+                    continue
+                parent = given.parent.resolve()
+                found.append(_Candidate(parent / given.name, parent))
+            elif given.is_file():
+                resolved = given.resolve()
+                found.append(_Candidate(resolved, resolved.parent))
+            elif given.exists():
+                problems.append(_refused(given, _SPECIAL))
+            else:
+                problems.append(_refused(given, "no such file or folder"))
+        except OSError as exc:
+            problems.append(_refused(given, f"cannot read it ({exc.strerror})"))
     return found, problems
 
 
@@ -182,13 +280,41 @@ class Ingester:
         """Ingest every supported file; remove documents whose files left these folders."""
         if audience is not None and audience not in AUDIENCES:
             raise ClinicError(f"--audience must be public or staff, not {audience!r}.")
+        with self._exclusive():
+            return self._ingest_folders(folders, audience, remove_missing)
+
+    @contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        """Hold the database's ingest lock for the run, or raise :class:`IngestBusy` at once.
+
+        Two ingests of a new folder at once both inserted the same slugs (IntegrityError); one
+        at a time is also what a person expects from "ingest"."""
+        with self.db.engine.connect() as conn:
+            locked = conn.execute(
+                sa.text("SELECT pg_try_advisory_lock(:key)"), {"key": INGEST_LOCK_KEY}
+            ).scalar()
+            conn.commit()
+            if not locked:
+                raise IngestBusy(
+                    "Another ingest is running on this database (from the staff app or the "
+                    "command line); try again when it has finished."
+                )
+            try:
+                yield
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": INGEST_LOCK_KEY})
+                conn.commit()
+
+    def _ingest_folders(
+        self, folders: Sequence[Path], audience: str | None, remove_missing: bool
+    ) -> IngestReport:
         candidates, results = discover(folders)
         seen_slugs: dict[str, Path] = {}
         for candidate in candidates:
             results.append(self._ingest_one(candidate, audience, seen_slugs))
         if remove_missing:
-            roots = sorted({str(f.resolve()) for f in folders if f.resolve().is_dir()})
-            kept = {str(c.path) for c in candidates}
+            roots = sorted({display_path(f.resolve()) for f in folders if f.resolve().is_dir()})
+            kept = {c.shown for c in candidates}
             results.extend(self._remove_missing(roots, kept))
         report = IngestReport(tuple(results))
         self._audit(report, [str(f) for f in folders])
@@ -215,31 +341,41 @@ class Ingester:
         self, candidate: _Candidate, override: str | None, seen_slugs: dict[str, Path]
     ) -> IngestResult:
         path = candidate.path
+        shown = candidate.shown
         slug = slugify(path)
+        limits = self.settings.ingest
         try:
             if path.suffix.lower() not in SUPPORTED_SUFFIXES:
                 raise DocumentUnreadable(
-                    str(path),
+                    shown,
                     f"unsupported file type {path.suffix or '(none)'}; "
                     f"use {', '.join(SUPPORTED_SUFFIXES)}",
                 )
             if slug in seen_slugs:
                 raise DocumentUnreadable(
-                    str(path),
-                    f"another file in this run ({seen_slugs[slug].name}) has the same name",
+                    shown,
+                    "another file in this run "
+                    f"({display_path(seen_slugs[slug].name)}) has the same name",
                 )
             seen_slugs[slug] = path
+            size = path.stat().st_size
+            if size > limits.max_file_mb * 1_000_000:
+                raise DocumentUnreadable(
+                    shown,
+                    f"the file is {size / 1_000_000:.1f} MB, over the limit of "
+                    f"{limits.max_file_mb:g} MB ([ingest] max_file_mb); split it",
+                )
             data = path.read_bytes()
             if not data.strip():
-                raise DocumentUnreadable(str(path), "the file is empty")
+                raise DocumentUnreadable(shown, "the file is empty")
             existing = self._existing(slug)
             if (
                 existing is not None
-                and existing.source_path != str(path)
+                and existing.source_path != shown
                 and Path(existing.source_path).exists()
             ):
                 raise DocumentUnreadable(
-                    str(path),
+                    shown,
                     f"the name {slug!r} is already used by {existing.source_path}; rename one",
                 )
             loaded_audience: str | None = None
@@ -255,20 +391,25 @@ class Ingester:
                 )
                 if (
                     quick == existing.content_hash
-                    and existing.source_path == str(path)
+                    and existing.source_path == shown
                     and override in (None, existing.audience)
                     and folder_audience in (None, existing.audience)
                 ):
                     return IngestResult(
-                        str(path),
+                        shown,
                         slug,
                         existing.title,
                         existing.audience,
                         "unchanged",
                         existing.chunks,
                     )
-            document = load_document(path)
-            loaded_audience = resolve_audience(document.audience, folder_audience, override, path)
+            with time_limit(shown, limits.max_seconds_per_file):
+                document = load_document(path)
+                loaded_audience = resolve_audience(
+                    document.audience, folder_audience, override, Path(shown)
+                )
+                chunks = chunk_document(document.title, document.blocks, self.settings.chunking)
+                check_time()
             digest = content_hash(
                 data,
                 slug=slug,
@@ -276,36 +417,45 @@ class Ingester:
                 settings=self.settings,
                 model_name=self.embedder.model_name,
             )
-            chunks = chunk_document(document.title, document.blocks, self.settings.chunking)
             if not chunks:
-                raise DocumentUnreadable(str(path), "no text was found in the document")
+                raise DocumentUnreadable(shown, "no text was found in the document")
+            if len(chunks) > limits.max_chunks_per_document:
+                raise DocumentUnreadable(
+                    shown,
+                    f"it would make {len(chunks):,} passages, over the limit of "
+                    f"{limits.max_chunks_per_document:,} ([ingest] max_chunks_per_document); "
+                    "split it into smaller documents",
+                )
             vectors = self._embed(slug, chunks)
             status = self._write(
                 slug=slug,
                 title=document.title,
                 audience=loaded_audience,
-                path=path,
+                path=shown,
                 root=candidate.root,
                 digest=digest,
                 reviewed_on=document.reviewed_on,
                 chunks=chunks,
                 vectors=vectors,
             )
-            return IngestResult(
-                str(path), slug, document.title, loaded_audience, status, len(chunks)
-            )
+            return IngestResult(shown, slug, document.title, loaded_audience, status, len(chunks))
         except DocumentUnreadable as exc:
-            log.warning("ingest failed for %s: %s", path, exc.reason)
-            return IngestResult(str(path), slug, "", "", "failed", 0, exc.reason)
+            log.warning("ingest failed for %s: %s", shown, exc.reason)
+            return IngestResult(shown, slug, "", "", "failed", 0, exc.reason)
         except ClinicError as exc:
-            log.warning("ingest failed for %s: %s", path, exc)
-            return IngestResult(str(path), slug, "", "", "failed", 0, str(exc))
+            log.warning("ingest failed for %s: %s", shown, exc)
+            return IngestResult(shown, slug, "", "", "failed", 0, str(exc))
         except OSError as exc:
-            return IngestResult(str(path), slug, "", "", "failed", 0, f"cannot read: {exc}")
+            reason = f"cannot read it ({exc.strerror or type(exc).__name__})"
+            log.warning("ingest failed for %s: %s", shown, reason)
+            return IngestResult(shown, slug, "", "", "failed", 0, reason)
         except Exception as exc:  # a bug or a failing embedder: this document only
-            log.exception("unexpected error while ingesting %s", path)
+            # One line, never a traceback per file (it would carry document text); the
+            # traceback is kept at DEBUG for a developer who asks for it.
+            log.warning("unexpected %s while ingesting %s", type(exc).__name__, shown)
+            log.debug("traceback for %s", shown, exc_info=True)
             return IngestResult(
-                str(path), slug, "", "", "failed", 0, f"unexpected error: {type(exc).__name__}"
+                shown, slug, "", "", "failed", 0, f"unexpected error: {type(exc).__name__}"
             )
 
     @dataclass(frozen=True)
@@ -347,7 +497,7 @@ class Ingester:
         slug: str,
         title: str,
         audience: str,
-        path: Path,
+        path: str,
         root: Path,
         digest: str,
         reviewed_on: object,
@@ -362,8 +512,8 @@ class Ingester:
                 "slug": slug,
                 "title": title,
                 "audience": audience,
-                "path": str(path),
-                "folder": str(root),
+                "path": path,
+                "folder": display_path(root),
                 "hash": digest,
                 "reviewed": reviewed_on,
                 "user": self.user,

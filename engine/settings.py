@@ -70,6 +70,14 @@ class ChunkingSettings:
 
 
 @dataclass(frozen=True)
+class IngestSettings:
+    # Limits per file: a hostile or broken file costs one failed document, never the ingest.
+    max_file_mb: float = 50.0
+    max_seconds_per_file: float = 120.0  # reading and chunking (not embedding); 0: no limit
+    max_chunks_per_document: int = 2000
+
+
+@dataclass(frozen=True)
 class RetrievalSettings:
     candidates: int = 30
     max_passages: int = 6
@@ -145,6 +153,7 @@ class Settings:
     database: DatabaseSettings = DatabaseSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     chunking: ChunkingSettings = ChunkingSettings()
+    ingest: IngestSettings = IngestSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     ollama: OllamaSettings = OllamaSettings()
     texts: TextSettings = TextSettings()
@@ -176,6 +185,7 @@ _SECTIONS: dict[str, type] = {
     "database": DatabaseSettings,
     "embedding": EmbeddingSettings,
     "chunking": ChunkingSettings,
+    "ingest": IngestSettings,
     "retrieval": RetrievalSettings,
     "ollama": OllamaSettings,
     "texts": TextSettings,

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.documents import LoadedDocument
+from engine.documents import (
+    MAX_HEADING_CHARS,
+    MAX_TITLE_CHARS,
+    Block,
+    LoadedDocument,
+    cap_line,
+    clean_text,
+    display_path,
+)
 from engine.errors import DocumentUnreadable
 from engine.loaders.docx import load_docx
 from engine.loaders.markdown import load_markdown
@@ -21,49 +29,96 @@ SUPPORTED_SUFFIXES = (".md", ".markdown", ".docx", ".pdf")
 
 
 def load_document(path: Path) -> LoadedDocument:
-    """Read one knowledge document. Raises ``DocumentUnreadable(str(path), reason)``."""
+    """Read one knowledge document. Raises ``DocumentUnreadable(path, reason)``.
+
+    Whatever the loader, the text that comes out is cleaned (:func:`clean_text`: NFKC, no
+    invisible or unstorable characters) and titles and headings are capped in length.
+    """
     path = Path(path)
+    shown = display_path(path)
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         kind = f"'{path.suffix}'" if path.suffix else "a file without an extension"
         raise DocumentUnreadable(
-            str(path), f"unsupported file type {kind}: use {', '.join(SUPPORTED_SUFFIXES)}"
+            shown, f"unsupported file type {kind}: use {', '.join(SUPPORTED_SUFFIXES)}"
         )
     try:
         size = path.stat().st_size
     except FileNotFoundError:
-        raise DocumentUnreadable(str(path), "the file does not exist") from None
+        raise DocumentUnreadable(shown, "the file does not exist") from None
     except OSError as exc:
-        raise DocumentUnreadable(str(path), f"the file cannot be read ({exc.strerror})") from None
+        raise DocumentUnreadable(shown, f"the file cannot be read ({exc.strerror})") from None
     if path.is_dir():
-        raise DocumentUnreadable(str(path), "this is a folder, not a document")
+        raise DocumentUnreadable(shown, "this is a folder, not a document")
+    if not path.is_file():
+        raise DocumentUnreadable(shown, "not a regular file (a pipe, socket or device)")
     if size == 0:
-        raise DocumentUnreadable(str(path), "the file is empty")
+        raise DocumentUnreadable(shown, "the file is empty")
     if suffix == ".docx":
         document = load_docx(path)
     elif suffix == ".pdf":
         document = load_pdf(path)
     else:
-        document = load_markdown(path, _read_text(path))
+        document = load_markdown(path, read_text(path))
+    document = _cleaned(document, shown)
     if not document.blocks:
-        raise DocumentUnreadable(str(path), "the document has no text to index")
+        raise DocumentUnreadable(shown, "the document has no text to index")
     return document
 
 
-def _read_text(path: Path) -> str:
+def _cleaned(document: LoadedDocument, shown: str) -> LoadedDocument:
+    blocks: list[Block] = []
+    for block in document.blocks:
+        text = clean_text(block.text)
+        if block.kind == "heading":
+            text = cap_line(text, MAX_HEADING_CHARS)
+        text = text.strip()
+        if text:
+            blocks.append(Block(block.kind, text, block.level))
+    return LoadedDocument(
+        title=cap_line(clean_text(document.title), MAX_TITLE_CHARS),
+        audience=document.audience,
+        reviewed_on=document.reviewed_on,
+        blocks=tuple(blocks),
+        source_path=shown,
+    )
+
+
+def read_text(path: Path) -> str:
+    """A text file's contents: UTF-8 (with or without a BOM) or UTF-16 with a BOM; anything
+    else (other encodings, binary data, UTF-16 without a BOM) is refused with the reason."""
+    shown = display_path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise DocumentUnreadable(str(path), f"the file cannot be read ({exc.strerror})") from None
+        raise DocumentUnreadable(shown, f"the file cannot be read ({exc.strerror})") from None
     try:
-        text = data.decode("utf-8-sig")
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            text = data.decode("utf-16")
+        else:
+            text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise DocumentUnreadable(
-            str(path), "the file is not UTF-8 text: save it again with UTF-8 encoding"
+            shown, "the file is not UTF-8 text: save it again with UTF-8 encoding"
         ) from None
+    if "\x00" in text:
+        half = data[1::2] if data[1::2].count(0) > data[0::2].count(0) else data[0::2]
+        looks_utf16 = len(data) > 3 and half.count(0) > 0.4 * len(half)
+        raise DocumentUnreadable(
+            shown,
+            "the file looks like UTF-16 text without a byte-order mark: save it again as UTF-8"
+            if looks_utf16
+            else "the file contains NUL bytes (binary data?): save it again as UTF-8 text",
+        )
     if not text.strip():
-        raise DocumentUnreadable(str(path), "the file is empty")
+        raise DocumentUnreadable(shown, "the file is empty")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-__all__ = ["SUPPORTED_SUFFIXES", "DocumentUnreadable", "LoadedDocument", "load_document"]
+__all__ = [
+    "SUPPORTED_SUFFIXES",
+    "DocumentUnreadable",
+    "LoadedDocument",
+    "load_document",
+    "read_text",
+]

@@ -16,6 +16,7 @@ This module must never guess an audience, and never drop visible text.
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import Path
 
 import docx
@@ -27,12 +28,14 @@ from docx.text.paragraph import Paragraph
 from engine.documents import (
     Block,
     LoadedDocument,
+    display_path,
     metadata_fields,
     normalise_space,
     parse_metadata_pairs,
     title_from_filename,
 )
 from engine.errors import DocumentUnreadable
+from engine.loaders.limits import check_time
 
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 _LIST_NAME = re.compile(r"^list", re.IGNORECASE)
@@ -96,6 +99,7 @@ def _blocks(document: DocxDocument) -> tuple[list[Block], str]:
             items.clear()
 
     for part in document.iter_inner_content():
+        check_time()
         if isinstance(part, Table):
             flush_list()
             text = _table_text(part)
@@ -135,7 +139,25 @@ def _settle_title_paragraphs(blocks: list[Block], title: str) -> list[Block]:
     return settled
 
 
+#: A .docx is a zip; refuse one that would unpack to more than this (a "zip bomb").
+MAX_UNPACKED_BYTES = 300_000_000
+
+
+def _check_unpacked_size(path: Path) -> None:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # python-docx reports a damaged file in its own words below
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise DocumentUnreadable(
+            display_path(path),
+            f"the Word file would unpack to {unpacked / 1e6:,.0f} MB; it is damaged or hostile",
+        )
+
+
 def load_docx(path: Path) -> LoadedDocument:
+    _check_unpacked_size(path)
     try:
         document = docx.Document(str(path))
         document.core_properties.keywords  # noqa: B018 (a damaged core.xml fails here)

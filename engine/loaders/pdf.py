@@ -43,6 +43,7 @@ from engine.documents import (
     title_from_filename,
 )
 from engine.errors import DocumentUnreadable
+from engine.loaders.limits import check_time
 
 NO_TEXT_LAYER = "no text layer: it looks like a scanned image; export it with text or use the .docx"
 ENCRYPTED = "the PDF is password-protected: save or export a copy without a password"
@@ -210,7 +211,7 @@ def _ends_paragraph(line: _Line, typical: float) -> bool:
 
 
 def _join(text: str, line: str, short: bool) -> str:
-    match = re.search(r"([A-Za-z]+)-$", text)
+    match = re.search(r"([A-Za-z]+)-$", text[-64:])  # the tail only: linear in the paragraph
     if match and line[:1].islower():
         if match.group(1).lower() in _HYPHEN_PREFIXES:
             return text + line
@@ -307,6 +308,7 @@ def load_pdf(path: Path) -> LoadedDocument:
         metadata = reader.metadata
         lines: list[_Line] = []
         for number, page in enumerate(reader.pages):
+            check_time()
             lines.extend(_page_lines(page, number))
     except DocumentUnreadable:
         raise

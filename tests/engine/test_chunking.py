@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.chunking import Chunk, chunk_document, estimate_tokens
+from engine.chunking import Chunk, chunk_document, estimate_tokens, max_chars
 from engine.documents import Block
 from engine.settings import ChunkingSettings
 
@@ -56,12 +56,41 @@ def test_a_short_tail_joins_the_chunk_before_rather_than_standing_alone() -> Non
     assert [c.text for c in chunks] == ["\n\n".join(paragraphs)]
 
 
-def test_a_paragraph_longer_than_max_words_is_one_intact_chunk() -> None:
-    long = words(150, "long")
+def test_a_paragraph_longer_than_max_words_is_split_between_sentences() -> None:
+    sentences = [f"Rule {i} says {words(8, f's{i}_')}." for i in range(20)]  # 200 words
+    long = " ".join(sentences)
     chunks = chunk_document(
         "Guide", [h("Rules"), t("Short intro."), t(long), t("Short outro.")], SETTINGS
     )
-    assert [c.text for c in chunks] == ["Short intro.", long, "Short outro."]
+    assert all(len(c.text.split()) <= SETTINGS.max_words for c in chunks)
+    assert len(chunks) >= 4
+    # Every piece ends at a sentence end, and nothing is lost or repeated.
+    assert all(c.text.endswith(".") for c in chunks)
+    assert " ".join(c.text for c in chunks).split() == (f"Short intro. {long} Short outro.".split())
+
+
+def test_a_giant_word_is_cut_hard_so_no_chunk_exceeds_the_character_limit() -> None:
+    giant = "x" * 200_000
+    chunks = chunk_document("Guide", [t("Before."), t(giant), t("After.")], SETTINGS)
+    assert max(len(c.text) for c in chunks) <= max_chars(SETTINGS)
+    assert "".join("".join(c.text.split()) for c in chunks) == f"Before.{giant}After."
+
+
+def test_a_long_table_becomes_row_groups_that_each_repeat_the_header() -> None:
+    header = "Service | Fee | Deposit"
+    rows = [f"Item {i} | £{i}.00 | £{i % 7}" for i in range(300)]
+    chunks = chunk_document("Prices", [h("Fees"), t("\n".join([header, *rows]))], SETTINGS)
+    assert len(chunks) > 5
+    assert all(c.text.split("\n")[0] == header for c in chunks)
+    assert all(len(c.text.split()) <= SETTINGS.max_words for c in chunks)
+    assert [r for c in chunks for r in c.text.split("\n")[1:]] == rows
+
+
+def test_a_long_list_is_split_between_items() -> None:
+    items = [f"- step {i}: {words(6, f'i{i}_')}" for i in range(40)]
+    chunks = chunk_document("Guide", [t("\n".join(items))], SETTINGS)
+    assert len(chunks) > 1
+    assert [line for c in chunks for line in c.text.split("\n")] == items
 
 
 def test_heading_path_starts_with_the_title_and_follows_nesting() -> None:
@@ -208,12 +237,12 @@ def test_generated_documents_respect_sections_and_budget(seed: int) -> None:
         assert chunk.heading_path[0] == "Title"
         assert chunk.embed_text.startswith(chunk.heading_label + "\n\n")
         parts = chunk.text.split("\n\n")
-        # Whole paragraphs only (or an empty heading's own text).
-        assert all(p in paragraphs for p in parts) or (
-            parts == [chunk.heading_path[-1]] and parts[0] in headings
-        )
-        if len(parts) > 1:
-            assert len(chunk.text.split()) <= SETTINGS.max_words
+        # Whole paragraphs, or pieces of one too long for a chunk (or an empty heading's text).
+        assert all(
+            p in paragraphs or any(" ".join(p.split()) in " ".join(q.split()) for q in paragraphs)
+            for p in parts
+        ) or (parts == [chunk.heading_path[-1]] and parts[0] in headings)
+        assert len(chunk.text.split()) <= SETTINGS.max_words
         # A paragraph belongs to exactly the section it was written in.
         section_of = _section_of_paragraphs(blocks)
         assert all(section_of[p] == chunk.heading_path[-1] for p in parts if p in section_of)
