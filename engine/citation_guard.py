@@ -1,17 +1,26 @@
 """The citation guard: decides, after streaming, whether the model's answer may be shown.
 
-An answer is shown only if it is exactly the refusal sentence, or it cites at least one passage that
-was actually offered (inline ``[n]``, ``[1, 2]``, ``[1][3]``, ``[1-2]``, or a ``Sources:`` list
-anywhere, bold or not) and every exact detail in it (phone numbers, extensions, times, prices,
-durations and quantities with units) appears in a passage it cites. Citation numbers that were
-never offered are removed from the text and never count. Anything else is replaced by the refusal,
-with a machine-readable reason for the review log.
+An answer is shown only if it is the refusal sentence, or it says something, cites at least one
+passage that was actually offered, and every exact detail in it appears in a passage it cites:
 
-Details are compared by meaning of format, not by spelling: a phone number by its digits
-(``+44 (0)20 7946 0121`` == ``020 7946 0121``), a time by its minutes (``8:30`` == ``08:30`` ==
-``8.30am``; a time without am/pm may be either half of the day), a price in pence (``£45`` ==
-``£45.00`` == ``45 pounds``), a duration by number and unit (``12 hours`` == ``twelve hours``).
-A model that "tidies" ``020 7946 0121`` into ``020 7946 0112`` fails.
+- The refusal sentence counts give or take quotes, spaces, the final full stop, the case of its
+  first letter, and any citation markers or ``Sources:`` line around it (it is then shown as the
+  constant, without them).
+- Saying something: after removing citation markers, ``Sources:`` lists, the offered passages'
+  headings (``Preparing for your test > Colonoscopy``), review dates, function words and words
+  about documents ("see the clinic's documents"), at least two words must remain. Otherwise the
+  reason is ``empty_answer`` (a reply of only ``Sources: [1]``, or only a heading).
+- Citations: inline ``[n]``, ``[1, 2]``, ``[1][3]``, ``[1-2]``, ``[Passage 2]``, or a
+  ``Sources:`` list anywhere, bold or not. Numbers that were never offered are removed from the
+  text and never count.
+- Exact details (phone numbers, extensions, clock times, prices, dates, weekday-date and
+  weekday-time pairs, quantities with a unit even with a word between: "3 full working days"):
+  :mod:`engine.guard_details` decides what they are and how they compare. A model that "tidies"
+  ``020 7946 0121`` into ``020 7946 0112`` fails.
+
+Anything else is replaced by the refusal, with a machine-readable reason for the review log:
+``empty``, ``empty_answer``, ``no_citation``, ``only_invalid_citations``,
+``unverified_detail:<the detail as written>``.
 
 This module must never call a model, trust text inside a passage as an instruction, or raise on
 any input; it is a pure function of the answer, the offered passages and the refusal.
@@ -20,8 +29,10 @@ any input; it is a pure function of the answer, the offered passages and the ref
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from engine.guard_details import first_unverified
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,10 @@ _MARKER = re.compile(
 _SOURCES = re.compile(
     r"(?:\*\*|__|\*|_)?\b(?:sources?|references?|citations?)\b(?:\*\*|__|\*|_)?\s*:\s*"
     r"(?:\*\*|__|\*|_)?(?P<list>[^\n]*)",
+    re.IGNORECASE,
+)
+_SOURCES_LINE = re.compile(
+    r"(?:\*\*|__|\*|_)?\b(?:sources?|references?|citations?)\b(?:\*\*|__|\*|_)?[ \t]*:[^\n]*",
     re.IGNORECASE,
 )
 _PURE_LIST = re.compile(
@@ -148,153 +163,48 @@ def _extract_citations(text: str, count: int) -> _Citations:
     return _Citations(cleaned, body, tuple(sorted(valid)), found_any)
 
 
-# ----------------------------------------------------------------------------- exact details
+# ----------------------------------------------------------------------------- substance
 
-_PRICE = re.compile(
-    r"£\s?(?P<a>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<ap>\d{2}))?(?!\d)"
-    r"|(?<![\d.])(?P<b>\d+)(?:\.(?P<bp>\d{2}))?\s*(?:pounds?|gbp)\b"
-    r"|(?<![\d.£])(?P<c>\d{1,3})\s?p\b",
-    re.IGNORECASE,
+# Words that say nothing about the clinic by themselves: function words, and words about the
+# documents rather than from them ("see the clinic's documents [1]").
+_EMPTY_WORDS = frozenset(
+    """a an the this that these those it its is are was were be been being am has have had do
+    does did will would can could shall should may might must of in on at to for with by from as
+    about into onto over per via and or but nor so if then than here there where which what who
+    whom whose how when why i me my we us our you your he she they them their his her
+    clinic clinics clinic's document documents document's documents' doc docs passage passages
+    source sources reference references citation citations cited cite information info detail
+    details answer answers question questions according see refer referred referring described
+    explained covered listed found find provided mentioned stated states state says say said text
+    section sections heading headings title titles page pages quoted based following below above
+    relevant available note reviewed please follows given contain contains containing
+    """.split()  # noqa: SIM905
 )
-# UK numbers: +44 / 0044 / 0 followed by 9-10 more digits, and the short service numbers.
-_PHONE = re.compile(
-    r"(?:\+|\b00)44\s?(?:\(0\)\s?)?\d(?:[\s\-.]?\d){8,10}(?!\d)"
-    r"|(?<![\d£.])0\d(?:[\s\-.]?\d){8,10}(?!\d)"
-    r"|(?<![\d£.,])(?:111|999|112|116\s?123|116\s?117|119|101|105)(?![\d.,])",
-)
-_EXTENSION = re.compile(r"\b(?:ext|extn|extension|x)\.?\s?(?P<n>\d{2,6})\b", re.IGNORECASE)
-_TIME = re.compile(
-    r"(?<![\d.:£])(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s?(?P<ap>a\.?m\b\.?|p\.?m\b\.?)"
-    r"|(?<![\d.:£])(?P<h2>[0-2]?\d)[:.](?P<m2>[0-5]\d)(?!\d|[.:]\d)",
-    re.IGNORECASE,
-)
-_WORD_NUMBERS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
-    "twenty four": 24, "thirty": 30, "forty": 40, "forty eight": 48, "sixty": 60,
-    "seventy two": 72, "ninety": 90, "a hundred": 100,
-}  # fmt: skip
-_NUM = r"(?:\d+(?:\.\d+)?|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + ")"
-_UNITS = {
-    "working day": "working day", "business day": "working day", "day": "day", "hour": "hour",
-    "hr": "hour", "minute": "minute", "min": "minute", "second": "second", "sec": "second",
-    "week": "week", "month": "month", "year": "year", "ml": "ml", "millilitre": "ml",
-    "milliliter": "ml", "mg": "mg", "milligram": "mg", "litre": "litre", "liter": "litre",
-    "glass": "glass", "cup": "cup", "pint": "pint", "kg": "kg",
-}  # fmt: skip
-_UNIT = r"(?:" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r")(?:e?s)?"
-_QUANTITY = re.compile(
-    rf"\b(?:(?P<first>{_NUM})\s?(?:-|\u2013|to|or)\s?)?(?P<n>{_NUM})[\s-]?(?P<unit>{_UNIT})\b",
-    re.IGNORECASE,
-)
-
-_SEPARATORS = r"[\s\-.()]*"
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_REVIEWED = re.compile(r"\(\s*reviewed[^)]*\)", re.IGNORECASE)
+MIN_SUBSTANTIVE_WORDS = 2
 
 
-def _mask(text: str, span: tuple[int, int]) -> str:
-    return text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+def _label_phrases(passages: Sequence[str]) -> list[str]:
+    """Each offered passage's heading path (its first line) and the parts of it, longest first."""
+    phrases: set[str] = set()
+    for passage in passages:
+        label = " ".join(passage.split("\n", 1)[0].split())
+        if label:
+            phrases.add(label)
+            phrases.update(part.strip() for part in re.split(r"\s*>\s*", label) if part.strip())
+    return sorted(phrases, key=len, reverse=True)
 
 
-def _national_digits(phone: str) -> str:
-    t = re.sub(r"^(?:\+|00)44\s?(?:\(0\)\s?)?", "0", phone.strip())
-    return re.sub(r"\D", "", t)
-
-
-def _phone_in(digits: str, passage: str) -> bool:
-    normalised = re.sub(r"(?:\+|\b00)44\s?(?:\(0\)\s?)?", "0", passage)
-    pattern = r"(?<!\d)" + _SEPARATORS.join(digits) + r"(?!\d)"
-    return re.search(pattern, normalised) is not None
-
-
-def _price_pence(match: re.Match[str]) -> int:
-    if match.group("c") is not None:
-        return int(match.group("c"))
-    pounds = match.group("a") or match.group("b") or "0"
-    pence = match.group("ap") or match.group("bp") or "0"
-    return int(pounds.replace(",", "")) * 100 + int(pence)
-
-
-def _time_minutes(match: re.Match[str]) -> frozenset[int]:
-    if match.group("h") is not None:
-        hour, minute = int(match.group("h")), int(match.group("m") or 0)
-        if not 1 <= hour <= 12:
-            return frozenset()
-        pm = match.group("ap").lower().startswith("p")
-        hour = hour % 12 + (12 if pm else 0)
-        return frozenset({hour * 60 + minute})
-    hour, minute = int(match.group("h2")), int(match.group("m2"))
-    if hour > 24:
-        return frozenset()
-    options = {hour * 60 + minute}
-    if 1 <= hour < 12:
-        options.add((hour + 12) * 60 + minute)
-    return frozenset(options)
-
-
-def _number(text: str) -> float:
-    word = " ".join(text.lower().replace("-", " ").split())
-    return float(_WORD_NUMBERS[word]) if word in _WORD_NUMBERS else float(text)
-
-
-def _unit(text: str) -> str:
-    t = text.lower()
-    for suffix in ("es", "s", ""):
-        if suffix and t.endswith(suffix) and t[: -len(suffix)] in _UNITS:
-            return _UNITS[t[: -len(suffix)]]
-    return _UNITS.get(t, t)
-
-
-@dataclass(frozen=True)
-class _Detail:
-    kind: str
-    shown: str
-    key: object
-
-
-def _details(text: str) -> Iterator[_Detail]:
-    """Exact details in ``text``; each span is masked once read so it is not read twice."""
-    for match in list(_PRICE.finditer(text)):
-        yield _Detail("price", match.group(0).strip(), _price_pence(match))
-        text = _mask(text, match.span())
-    for match in list(_PHONE.finditer(text)):
-        yield _Detail("phone", match.group(0).strip(), _national_digits(match.group(0)))
-        text = _mask(text, match.span())
-    for match in list(_EXTENSION.finditer(text)):
-        yield _Detail("extension", match.group(0).strip(), match.group("n"))
-        text = _mask(text, match.span())
-    for match in list(_TIME.finditer(text)):
-        minutes = _time_minutes(match)
-        if minutes:
-            yield _Detail("time", match.group(0).strip(), minutes)
-            text = _mask(text, match.span())
-    for match in _QUANTITY.finditer(text):
-        unit = _unit(match.group("unit"))
-        for group in ("first", "n"):
-            if match.group(group):
-                yield _Detail(
-                    "quantity", match.group(0).strip(), (_number(match.group(group)), unit)
-                )
-
-
-def _verified(
-    detail: _Detail, passages: Sequence[str], passage_details: list[list[_Detail]]
-) -> bool:
-    if detail.kind == "phone":
-        return any(_phone_in(str(detail.key), p) for p in passages)
-    if detail.kind == "extension":
-        return any(re.search(rf"(?<!\d){detail.key}(?!\d)", p) for p in passages)
-    for found in passage_details:
-        for other in found:
-            if other.kind != detail.kind:
-                continue
-            if detail.kind == "time":
-                assert isinstance(detail.key, frozenset) and isinstance(other.key, frozenset)
-                if detail.key & other.key:
-                    return True
-            elif other.key == detail.key:
-                return True
-    return False
+def substantive_words(body: str, passages: Sequence[str]) -> list[str]:
+    """The words of ``body`` (citations already removed) that say something: what is left after
+    removing the passages' headings, review dates, function words and words about documents."""
+    text = _REVIEWED.sub(" ", body.translate(_STRAIGHTEN))
+    for phrase in _label_phrases(passages):
+        pattern = r"\s+".join(re.escape(w) for w in phrase.translate(_STRAIGHTEN).split())
+        text = re.sub(rf"(?<!\w){pattern}(?!\w)", " ", text, flags=re.IGNORECASE)
+    words = (w.lower().replace("’", "'") for w in _WORD.findall(text))
+    return [w for w in words if w not in _EMPTY_WORDS]
 
 
 # ----------------------------------------------------------------------------- the guard
@@ -304,25 +214,30 @@ def _refuse(refusal: str, reason: str) -> GuardResult:
     return GuardResult(ok=False, text=refusal, cited=(), reason=reason, is_refusal=False)
 
 
+def _without_citations(text: str) -> str:
+    """``text`` without citation markers and without any Sources line (label to end of line)."""
+    return _MARKER.sub(" ", _SOURCES_LINE.sub(" ", text))
+
+
 def check_answer(text: str, passages: Sequence[str], refusal: str) -> GuardResult:
     """Decide whether ``text`` (the model's finished answer) may be shown.
 
-    ``passages[i]`` is the text (heading path and body) of passage ``i + 1`` as offered in the
-    prompt. Returns the text to show: the answer with invalid citation numbers removed, or the
-    refusal with the reason it was refused.
+    ``passages[i]`` is the text (heading path on the first line, then the body) of passage
+    ``i + 1`` as offered in the prompt. Returns the text to show: the answer with invalid
+    citation numbers removed, or the refusal with the reason it was refused.
     """
-    if is_exact_refusal(text, refusal):
+    if is_exact_refusal(text, refusal) or is_exact_refusal(_without_citations(text), refusal):
         return GuardResult(ok=True, text=refusal, cited=(), reason=None, is_refusal=True)
     if not text.strip():
         return _refuse(refusal, "empty")
     citations = _extract_citations(text, len(passages))
+    if len(substantive_words(citations.body, passages)) < MIN_SUBSTANTIVE_WORDS:
+        return _refuse(refusal, "empty_answer")
     if not citations.valid:
         return _refuse(refusal, "only_invalid_citations" if citations.found_any else "no_citation")
-    cited_passages = [passages[n - 1] for n in citations.valid]
-    passage_details = [list(_details(p)) for p in cited_passages]
-    for detail in _details(citations.body):
-        if not _verified(detail, cited_passages, passage_details):
-            return _refuse(refusal, f"unverified_detail:{detail.shown}")
+    detail = first_unverified(citations.body, [passages[n - 1] for n in citations.valid])
+    if detail is not None:
+        return _refuse(refusal, f"unverified_detail:{detail.shown}")
     return GuardResult(
         ok=True, text=citations.text, cited=citations.valid, reason=None, is_refusal=False
     )
