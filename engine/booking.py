@@ -64,6 +64,7 @@ class AppointmentView:
     status: str  # "booked" | "cancelled"
     created_by: str
     created_at: datetime
+    date_of_birth: date | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class BookingRequest:
     patient_name: str
     contact_number: str
     reason: str = ""
+    date_of_birth: date | None = None  # lets the patient check in at the kiosk
 
 
 def _utc_now() -> datetime:
@@ -104,7 +106,19 @@ def _validate(request: BookingRequest) -> tuple[str, str, str]:
     reason = request.reason.strip()
     if len(reason) > 1000:
         raise ValidationError("Reason must be at most 1000 characters.")
+    check_date_of_birth(request.date_of_birth)
     return name, phone, reason
+
+
+def check_date_of_birth(born: date | None, today: date | None = None) -> None:
+    """A date of birth is optional, but never in the future or more than 120 years ago."""
+    if born is None:
+        return
+    today = today or datetime.now(LONDON).date()
+    if born > today:
+        raise ValidationError("Date of birth cannot be in the future.")
+    if today.year - born.year > 120:
+        raise ValidationError("Date of birth must be within the last 120 years.")
 
 
 _SLOT_COLUMNS = """
@@ -118,7 +132,7 @@ _SLOT_JOINS = """
 _FREE = "NOT EXISTS (SELECT 1 FROM appointments b WHERE b.slot_id = s.id AND b.status = 'booked')"
 _APPOINTMENT_SQL = f"""
     SELECT a.reference, a.patient_name, a.contact_number, a.reason, a.status, a.created_by,
-           a.created_at, {_SLOT_COLUMNS}, {_FREE} AS is_free
+           a.created_at, a.date_of_birth, {_SLOT_COLUMNS}, {_FREE} AS is_free
     FROM appointments a JOIN slots s ON s.id = a.slot_id
     JOIN clinicians c ON c.id = s.clinician_id JOIN departments d ON d.id = c.department_id
 """
@@ -254,6 +268,7 @@ class BookingService:
             status=str(row["status"]),
             created_by=str(row["created_by"]),
             created_at=row["created_at"].astimezone(self.tz),
+            date_of_birth=row["date_of_birth"],
         )
 
     def _appointments(
@@ -380,7 +395,7 @@ class BookingService:
             with self.db.session() as s:
                 slot = self._lock_slot(s, request.slot_id)
                 self._check_bookable(s, slot)
-                reference = self._insert(s, request.slot_id, name, phone, reason, user)
+                reference = self._insert(s, request, (name, phone, reason), user)
                 audit.record(
                     s,
                     user,
@@ -396,8 +411,9 @@ class BookingService:
         return self.get(reference)
 
     def _insert(
-        self, s: Session, slot_id: int, name: str, phone: str, reason: str, user: str
+        self, s: Session, request: BookingRequest, fields: tuple[str, str, str], user: str
     ) -> str:
+        name, phone, reason = fields
         for _ in range(_REFERENCE_ATTEMPTS):
             reference = self._references()
             try:
@@ -405,11 +421,13 @@ class BookingService:
                     s.execute(
                         sa.text(
                             "INSERT INTO appointments (slot_id, reference, patient_name, "
-                            "contact_number, reason, status, created_by, created_at) VALUES "
-                            "(:slot, :ref, :name, :phone, :reason, 'booked', :user, :at)"
+                            "contact_number, reason, date_of_birth, status, created_by, "
+                            "created_at) VALUES (:slot, :ref, :name, :phone, :reason, :born, "
+                            "'booked', :user, :at)"
                         ),
                         {
-                            "slot": slot_id,
+                            "slot": request.slot_id,
+                            "born": request.date_of_birth,
                             "ref": reference,
                             "name": name,
                             "phone": phone,

@@ -7,12 +7,12 @@ Every subcommand takes the global ``--data-dir`` and ``--config``. Errors from t
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from engine import cli_admin, cli_ops, cli_queue
 from engine.errors import ClinicError
 from engine.settings import Settings, load_settings
 
@@ -273,11 +273,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--plot", help="write a PNG of the similarity distributions")
     evaluate.add_argument("--verbose-failures", action="store_true", help="list every failure")
 
-    for module in ("engine.cli_admin", "engine.cli_ops"):
-        try:
-            registrar = importlib.import_module(module)
-        except ImportError:
-            continue
+    # Imported plainly: a broken module must fail loudly, not silently lose its commands.
+    for registrar in (cli_admin, cli_ops, cli_queue):
         COMMANDS.update(registrar.register(sub))
     return parser
 

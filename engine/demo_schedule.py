@@ -9,6 +9,7 @@ drama ranges (07700 900xxx), so no real person is ever called.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -93,9 +94,20 @@ def seed_schedule(db: Database, start: date, weeks: int = 3, seed: int = 7) -> i
                             if new_id is not None:
                                 created.append(int(new_id))
                             at += timedelta(minutes=minutes)
-        for slot_id in rng.sample(created, min(len(created), max(1, len(created) // 12))):
+        chosen = set(rng.sample(created, min(len(created), max(1, len(created) // 12))))
+        # The first day is busy (about 60% booked) so the waiting-room demo has a queue.
+        first_day: Iterable[int] = s.execute(
+            sa.text(
+                "SELECT id FROM slots WHERE id = ANY(:ids) "
+                "AND (starts_at AT TIME ZONE 'Europe/London')::date = :d ORDER BY id"
+            ),
+            {"ids": created, "d": start},
+        ).scalars()
+        chosen.update(i for i in first_day if rng.random() < 0.6)
+        for slot_id in sorted(chosen):
             patient = rng.choice(_PATIENTS)
             phone = f"07700 900{rng.randrange(1000):03d}"
+            born = date(1940, 1, 1) + timedelta(days=rng.randrange(75 * 365))
             for _ in range(_REFERENCE_ATTEMPTS):
                 reference = "CL-" + "".join(
                     rng.choice("ABCDEFGHJKMNPQRSTUVWXYZ23456789") for _ in range(LENGTH)
@@ -103,11 +115,11 @@ def seed_schedule(db: Database, start: date, weeks: int = 3, seed: int = 7) -> i
                 inserted = s.execute(
                     sa.text(
                         "INSERT INTO appointments (slot_id, reference, patient_name, "
-                        "contact_number, reason, created_by) VALUES "
-                        "(:s, :r, :n, :p, 'Follow-up', 'seed') "
+                        "contact_number, reason, date_of_birth, created_by) VALUES "
+                        "(:s, :r, :n, :p, 'Follow-up', :b, 'seed') "
                         "ON CONFLICT DO NOTHING RETURNING id"
                     ),
-                    {"s": slot_id, "r": reference, "n": patient, "p": phone},
+                    {"s": slot_id, "r": reference, "n": patient, "p": phone, "b": born},
                 ).scalar()
                 if inserted is not None:
                     break

@@ -201,6 +201,9 @@ class Appointment(Base):
     patient_name: Mapped[str] = mapped_column(Text)
     contact_number: Mapped[str] = mapped_column(String(40))
     reason: Mapped[str] = mapped_column(Text, server_default="")
+    # For the kiosk's self check-in (date of birth + first letter of the surname); optional
+    # because appointments booked before it existed have none (they check in at reception).
+    date_of_birth: Mapped[dt.date | None] = mapped_column(Date)
     status: Mapped[str] = mapped_column(String(16), server_default="booked")
     created_by: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[dt.datetime] = mapped_column(
@@ -218,3 +221,59 @@ class Appointment(Base):
             postgresql_where=text("status = 'booked'"),
         ),
     )
+
+
+QUEUE_STATES = ("arrived", "called", "in_consultation", "done", "no_show", "cancelled")
+
+
+class QueueEntry(Base):
+    """One person in today's waiting room: a checked-in appointment or a walk-in.
+
+    ``booked`` is the appointment's own state; an entry exists from arrival on. A trigger
+    (migration) sends ``NOTIFY clinic_queue`` with the entry id, state, ticket and room on every
+    insert and update, never a name.
+    """
+
+    __tablename__ = "queue_entries"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    day: Mapped[dt.date] = mapped_column(Date)
+    ticket: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(10))  # booked | walk_in
+    appointment_id: Mapped[int | None] = mapped_column(
+        ForeignKey("appointments.id", ondelete="RESTRICT"), unique=True
+    )
+    department_id: Mapped[int] = mapped_column(ForeignKey("departments.id", ondelete="RESTRICT"))
+    clinician_id: Mapped[int | None] = mapped_column(
+        ForeignKey("clinicians.id", ondelete="RESTRICT")
+    )
+    walk_in_name: Mapped[str | None] = mapped_column(Text)
+    state: Mapped[str] = mapped_column(String(20), server_default="arrived")
+    late: Mapped[bool] = mapped_column(server_default=text("false"))
+    room: Mapped[str | None] = mapped_column(String(40))
+    arrived_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    called_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    updated_by: Mapped[str] = mapped_column(String(100))
+    __table_args__ = (
+        UniqueConstraint("day", "ticket", name="queue_entries_day_ticket_key"),
+        CheckConstraint(
+            "state IN ('arrived', 'called', 'in_consultation', 'done', 'no_show', 'cancelled')",
+            name="queue_entries_state_check",
+        ),
+        CheckConstraint("kind IN ('booked', 'walk_in')", name="queue_entries_kind_check"),
+        CheckConstraint(
+            "(kind = 'booked') = (appointment_id IS NOT NULL)", name="queue_entries_kind_link"
+        ),
+        Index("queue_entries_day_state", "day", "state"),
+    )
+
+
+class CheckInAttempt(Base):
+    """Failed self check-in lookups per kiosk, so guessing dates of birth is rate-limited."""
+
+    __tablename__ = "check_in_attempts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    source: Mapped[str] = mapped_column(String(100))
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (Index("check_in_attempts_source_at", "source", "at"),)

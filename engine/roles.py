@@ -45,6 +45,13 @@ STAFF_WRITABLE = (
     "slots",
     "clinicians",
     "departments",
+    "queue_entries",
+)
+# The kiosk reaches the waiting room only through these SECURITY DEFINER functions (migration
+# 0002): check-in by reference or date of birth + initial, and a ticket's place in the queue.
+QUEUE_FUNCTIONS = (
+    "clinic_check_in(text, date, text, boolean, text, text, integer, integer)",
+    "clinic_queue_position(integer, integer)",
 )
 KIOSK_READABLE = ("documents", "chunks", "embedding_config", "alembic_version")
 
@@ -135,6 +142,11 @@ def init_roles(db: Database, *, kiosk_password: str, staff_password: str) -> lis
             f"{STAFF_ROLE}: SELECT on every table; INSERT/UPDATE/DELETE on "
             f"{', '.join(STAFF_WRITABLE)}."
         )
+        for signature in QUEUE_FUNCTIONS:
+            conn.exec_driver_sql(
+                f"GRANT EXECUTE ON FUNCTION {signature} TO {KIOSK_ROLE}, {STAFF_ROLE}"
+            )
+        lines.append(f"{KIOSK_ROLE}, {STAFF_ROLE}: check-in and queue position functions.")
 
         # Row-level security: forced, so the owner needs its own policy too.
         for table in RLS_TABLES:

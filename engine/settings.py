@@ -140,6 +140,15 @@ class KioskSettings:
 
 
 @dataclass(frozen=True)
+class QueueSettings:
+    """The waiting room (engine/waiting_queue.py)."""
+
+    late_after_minutes: int = 15  # the clinic's own lateness rule (visiting-the-clinic.md)
+    default_consultation_minutes: int = 15  # wait estimate until there is history
+    max_failed_lookups: int = 5  # per kiosk in ten minutes, then "please see reception"
+
+
+@dataclass(frozen=True)
 class LoggingSettings:
     level: str = "INFO"
     answer_retention_days: int = 30
@@ -159,6 +168,7 @@ class Settings:
     texts: TextSettings = TextSettings()
     kiosk: KioskSettings = KioskSettings()
     logging: LoggingSettings = LoggingSettings()
+    queue: QueueSettings = QueueSettings()
 
     @property
     def pgdata_dir(self) -> Path:
@@ -191,6 +201,7 @@ _SECTIONS: dict[str, type] = {
     "texts": TextSettings,
     "kiosk": KioskSettings,
     "logging": LoggingSettings,
+    "queue": QueueSettings,
 }
 
 # Environment overrides: variable -> (section, key).
