@@ -36,9 +36,7 @@ def test_a_seeded_day_can_be_checked_in_called_and_finished(
     settings: Settings, db: Database, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
     with db.session() as s:
-        today = s.execute(
-            sa.text("SELECT (now() AT TIME ZONE 'Europe/London')::date")
-        ).scalar_one()
+        today = s.execute(sa.text("SELECT (now() AT TIME ZONE 'Europe/London')::date")).scalar_one()
     seed_schedule(db, today - dt.timedelta(days=today.weekday()), weeks=1)
     bookings = todays_bookings(db)
     if today.weekday() >= 5 or len(bookings) < 3:
