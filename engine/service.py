@@ -35,8 +35,17 @@ PURGE_EVERY_SECONDS = 24 * 3600
 
 
 def build_chat(settings: Settings) -> ChatModel | None:
-    """The configured chat model, or None when answers are extractive."""
-    if settings.ollama.generation == "extractive" or not settings.ollama.hosts:
+    """The configured chat model (``[generation] backend``), or None when answers are extractive
+    (generation = extractive, or the chosen backend has no server configured)."""
+    if settings.ollama.generation == "extractive":
+        return None
+    if settings.generation.backend == "openai":
+        if not settings.generation.openai_base_url:
+            return None
+        from engine.openai_chat import OpenAIChat
+
+        return OpenAIChat.from_settings(settings)
+    if not settings.ollama.hosts:
         return None
     from engine.ollama_chat import OllamaChat
 

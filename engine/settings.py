@@ -117,7 +117,17 @@ class OllamaSettings:
     connect_timeout: float = 3.0
     read_timeout: float = 60.0
     temperature: float = 0.1
-    router: bool = False  # ask the model for a second opinion on routing
+    router: bool = False  # ask the model for a second opinion on routing (only once measured)
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    backend: str = "ollama"  # ollama | openai (any OpenAI-compatible server: vLLM, llama.cpp)
+    openai_base_url: str = ""  # e.g. http://gpu-box:8000/v1
+    openai_model: str = ""  # the name the server serves, e.g. Qwen/Qwen2.5-7B-Instruct
+    openai_api_key: str = ""  # vLLM --api-key; empty: none
+    # `doctor` warns when the last `evaluate --generate` found fewer useful answers than this.
+    min_useful_rate: float = 0.8
 
 
 @dataclass(frozen=True)
@@ -165,6 +175,7 @@ class Settings:
     ingest: IngestSettings = IngestSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     ollama: OllamaSettings = OllamaSettings()
+    generation: GenerationSettings = GenerationSettings()
     texts: TextSettings = TextSettings()
     kiosk: KioskSettings = KioskSettings()
     logging: LoggingSettings = LoggingSettings()
@@ -198,6 +209,7 @@ _SECTIONS: dict[str, type] = {
     "ingest": IngestSettings,
     "retrieval": RetrievalSettings,
     "ollama": OllamaSettings,
+    "generation": GenerationSettings,
     "texts": TextSettings,
     "kiosk": KioskSettings,
     "logging": LoggingSettings,
@@ -210,6 +222,11 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "CLINIC_OLLAMA_HOST": ("ollama", "hosts"),
     "CLINIC_OLLAMA_MODEL": ("ollama", "model"),
     "CLINIC_GENERATION": ("ollama", "generation"),
+    "CLINIC_OLLAMA_ROUTER": ("ollama", "router"),
+    "CLINIC_GENERATION_BACKEND": ("generation", "backend"),
+    "CLINIC_OPENAI_BASE_URL": ("generation", "openai_base_url"),
+    "CLINIC_OPENAI_MODEL": ("generation", "openai_model"),
+    "CLINIC_OPENAI_API_KEY": ("generation", "openai_api_key"),
     "CLINIC_EMBEDDING_MODEL": ("embedding", "model"),
     "CLINIC_LOG_LEVEL": ("logging", "level"),
     "CLINIC_KIOSK_PIN": ("kiosk", "exit_pin"),
@@ -218,6 +235,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("ollama", "generation"): ("auto", "ollama", "extractive"),
+    ("generation", "backend"): ("ollama", "openai"),
     ("logging", "level"): ("DEBUG", "INFO", "WARNING", "ERROR"),
 }
 
@@ -392,6 +410,11 @@ def load_settings(
         raise ConfigError(
             f"{_where(source, text, 'warning_seconds')}: [kiosk] warning_seconds must be at "
             "least 20 so a person has time to react (WCAG 2.2.1)."
+        )
+    if settings.generation.min_useful_rate > 1:
+        raise ConfigError(
+            f"{_where(source, text, 'min_useful_rate')}: [generation] min_useful_rate is a "
+            "share between 0 and 1 (0.8 means 80 %)."
         )
     if settings.chunking.target_words > settings.chunking.max_words:
         raise ConfigError(f"{source}: [chunking] target_words must not exceed max_words.")

@@ -269,10 +269,18 @@ class EngineKnowledge:
 def check_model_server(settings: Settings) -> str | None:
     """None when answers are generated and the server answers; a note when they are extractive
     by configuration; ModelUnavailable when a configured server does not answer."""
-    if not settings.ollama.hosts:
-        return EXTRACTIVE_NO_HOSTS
     if settings.ollama.generation == "extractive":
         return EXTRACTIVE_CONFIGURED
+    if settings.generation.backend == "openai":
+        if not settings.generation.openai_base_url:
+            return EXTRACTIVE_NO_HOSTS
+        from engine.openai_chat import OpenAIChat
+
+        with OpenAIChat.from_settings(settings) as server:
+            server.available_models()  # raises ModelUnavailable when it does not answer
+        return None
+    if not settings.ollama.hosts:
+        return EXTRACTIVE_NO_HOSTS
     from engine.ollama_chat import OllamaChat
 
     unreachable = []
