@@ -36,6 +36,7 @@ class AnswerLogEntry:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     username: str | None = None
+    prompt_version: str | None = None  # the prompt that wrote it (engine.prompting.PROMPT_VERSION)
 
 
 def record_answer(db: Database, entry: AnswerLogEntry) -> int:
@@ -56,11 +57,11 @@ def record_answer(db: Database, entry: AnswerLogEntry) -> int:
                 """
                 INSERT INTO answers (channel, username, audience, question, route, route_reason,
                     outcome, shown_text, original_text, guard_reason, citations, best_similarity,
-                    model, timings, prompt_tokens, completion_tokens)
+                    model, timings, prompt_tokens, completion_tokens, prompt_version)
                 VALUES (:channel, :username, :audience, :question, :route, :route_reason,
                     :outcome, :shown_text, :original_text, :guard_reason, CAST(:citations AS jsonb),
                     :best_similarity, :model, CAST(:timings AS jsonb), :prompt_tokens,
-                    :completion_tokens)
+                    :completion_tokens, :prompt_version)
                 RETURNING id
                 """
             ),
@@ -81,6 +82,7 @@ def record_answer(db: Database, entry: AnswerLogEntry) -> int:
                 "timings": json.dumps(entry.timings),
                 "prompt_tokens": entry.prompt_tokens,
                 "completion_tokens": entry.completion_tokens,
+                "prompt_version": entry.prompt_version,
             },
         ).scalar_one()
     return int(answer_id)

@@ -36,7 +36,7 @@ from engine.events import (
     TokenEvent,
     Turn,
 )
-from engine.prompting import build_messages
+from engine.prompting import PROMPT_VERSION, build_messages
 from engine.protocols import ChatModel, Embedder
 from engine.retrieval import RetrievedPassage, Retriever
 from engine.safety import (
@@ -72,6 +72,7 @@ class AnswerInProgress:
     start: float
     timings: Mapping[str, float] = field(default_factory=dict)
     best: float | None = None
+    prompt_version: str | None = None  # set once a prompt was sent to a model
 
     def with_timings(self, more: Mapping[str, float]) -> AnswerInProgress:
         return replace(self, timings={**self.timings, **more})
@@ -237,6 +238,7 @@ class Assistant:
         """Stream the model's answer, then either judge it or fall back to quoting."""
         assert self.chat is not None
         messages = build_messages(progress.question, passages, self.settings.texts.refusal, history)
+        progress = replace(progress, prompt_version=PROMPT_VERSION)
         yield StatusEvent(WRITING)
         reply = yield from self._stream(messages)
         progress = progress.with_timings(reply.timings)
@@ -404,6 +406,7 @@ class Assistant:
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
             username=self.username,
+            prompt_version=progress.prompt_version,
         )
         # The log is written in ``finally``: a consumer (the Qt worker) may stop and close this
         # generator as soon as it has the final event, and the answer must still be logged.

@@ -122,6 +122,7 @@ class AnswerRecord(Base):
     timings: Mapped[dict[str, float]] = mapped_column(JSONB, server_default=text("'{}'"))
     prompt_tokens: Mapped[int | None] = mapped_column(Integer)
     completion_tokens: Mapped[int | None] = mapped_column(Integer)
+    prompt_version: Mapped[str | None] = mapped_column(String(32))  # engine.prompting
 
 
 class ReviewDecision(Base):

@@ -27,6 +27,7 @@ from engine.events import (
     Turn,
 )
 from engine.ollama_chat import OllamaChat
+from engine.prompting import PROMPT_VERSION
 from engine.protocols import ChatModel, Embedder
 from engine.retrieval import RetrievedPassage, Retriever
 from engine.settings import Settings
@@ -184,6 +185,7 @@ def test_cited_answer_streams_in_order_and_cites_only_what_it_cited(
 
     row = answer_rows(db)[-1]
     assert row.outcome == "answered" and row.shown_text == reply
+    assert row.prompt_version == PROMPT_VERSION
     assert [c["heading_path"] for c in row.citations] == ["Fees and payment > Vaccinations"]
     assert row.citations[0]["number"] == n
     assert "£15" in row.citations[0]["excerpt"]
@@ -321,6 +323,7 @@ def test_extractive_mode_quotes_passages_word_for_word(
     assert "Sources: [1]" in final.text
     assert "£15" in final.text
     assert shown(events) == final.text
+    assert answer_rows(db)[-1].prompt_version is None  # no prompt was sent
 
 
 # -- follow-ups --------------------------------------------------------------------------------

@@ -157,7 +157,7 @@ def answer_rows(db: Database) -> list[sa.Row[tuple[object, ...]]]:
             session.execute(
                 sa.text(
                     "SELECT question, route, outcome, shown_text, original_text, guard_reason, "
-                    "citations, audience, channel FROM answers ORDER BY id"
+                    "citations, audience, channel, prompt_version FROM answers ORDER BY id"
                 )
             ).all()
         )
