@@ -250,13 +250,15 @@ class Assistant:
     def _stream(self, messages: list[dict[str, str]]) -> Generator[AnswerEvent, None, ModelReply]:
         """Job 1: pass the model's tokens on as they come; return what was said and how it ended.
 
-        A failure (``ModelUnavailable``, or a reply cut off by a length limit) is returned, not
-        raised, together with the text streamed before it. The model's stream is always closed,
-        also when the consumer stops iterating early."""
+        A failure (``ModelUnavailable``, a reply cut off by the server's token limit, or one that
+        runs past ``[ollama] max_answer_chars``) is returned, not raised, together with the text
+        streamed before it. The model's stream is always closed, also when the consumer stops
+        iterating early."""
         assert self.chat is not None
         pieces: list[str] = []
         timings: dict[str, float] = {}
         tokens: tuple[int | None, int | None] = (None, None)
+        cap, shown = self.settings.ollama.max_answer_chars, 0
         t = self.clock()
         stream = self.chat.stream(messages)
         try:
@@ -264,6 +266,12 @@ class Assistant:
                 if delta.text:
                     if not pieces:
                         timings["first_token"] = self.clock() - t
+                    shown += len(delta.text)
+                    if shown > cap:
+                        # A hard stop whatever the server does with its token limit.
+                        raise ModelUnavailable(
+                            f"The model's answer ran past {cap} characters and was cut off."
+                        )
                     pieces.append(delta.text)
                     yield TokenEvent(delta.text)
                 if delta.done:

@@ -186,9 +186,11 @@ class OllamaChat(_OllamaConnection):
         connect_timeout: float,
         read_timeout: float,
         temperature: float,
+        num_predict: int = 0,
     ) -> None:
         super().__init__(host, model, connect_timeout=connect_timeout, read_timeout=read_timeout)
         self.num_ctx = num_ctx
+        self.num_predict = num_predict  # tokens per streamed answer; 0: no limit sent
         self.keep_alive = keep_alive
         self.temperature = temperature
         self._json_clients: dict[float, ollama.Client] = {}
@@ -209,10 +211,17 @@ class OllamaChat(_OllamaConnection):
             connect_timeout=o.connect_timeout,
             read_timeout=o.read_timeout,
             temperature=o.temperature,
+            num_predict=o.num_predict,
         )
 
-    def _options(self, temperature: float) -> dict[str, Any]:
-        return {"num_ctx": self.num_ctx, "temperature": temperature}
+    def _options(self, temperature: float, *, limit: bool = False) -> dict[str, Any]:
+        options: dict[str, Any] = {"num_ctx": self.num_ctx, "temperature": temperature}
+        if limit and self.num_predict > 0:
+            # Ollama's default is no limit: a runaway reply would stream for a minute or more.
+            # Reaching it ends the stream with done_reason "length", which callers treat as a
+            # failure (a cut-off answer is never shown).
+            options["num_predict"] = self.num_predict
+        return options
 
     def stream(self, messages: Sequence[Mapping[str, str]]) -> Generator[ChatDelta, None, None]:
         """Yield the reply piece by piece; the last delta has ``done=True`` and the counts.
@@ -224,7 +233,7 @@ class OllamaChat(_OllamaConnection):
                 model=self.model,
                 messages=[dict(m) for m in messages],
                 stream=True,
-                options=self._options(self.temperature),
+                options=self._options(self.temperature, limit=True),
                 keep_alive=self.keep_alive,
             )
         except _CLIENT_FAILURES as exc:

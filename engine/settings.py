@@ -117,6 +117,11 @@ class OllamaSettings:
     connect_timeout: float = 3.0
     read_timeout: float = 60.0
     temperature: float = 0.1
+    # Generation limits (issue #12): at most this many tokens per answer (Ollama's num_predict,
+    # the OpenAI backend's max_tokens; 0: none sent), and a hard cap on the characters streamed.
+    # Either cut-off is a model failure: the answer falls back to quoting the passages.
+    num_predict: int = 300
+    max_answer_chars: int = 2000
     router: bool = False  # ask the model for a second opinion on routing (only once measured)
 
 
@@ -223,6 +228,8 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "CLINIC_OLLAMA_MODEL": ("ollama", "model"),
     "CLINIC_GENERATION": ("ollama", "generation"),
     "CLINIC_OLLAMA_ROUTER": ("ollama", "router"),
+    "CLINIC_OLLAMA_NUM_PREDICT": ("ollama", "num_predict"),
+    "CLINIC_MAX_ANSWER_CHARS": ("ollama", "max_answer_chars"),
     "CLINIC_GENERATION_BACKEND": ("generation", "backend"),
     "CLINIC_OPENAI_BASE_URL": ("generation", "openai_base_url"),
     "CLINIC_OPENAI_MODEL": ("generation", "openai_model"),

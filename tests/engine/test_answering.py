@@ -486,6 +486,56 @@ def test_stream_failure_after_tokens_replaces_the_partial_text(
     assert _quotes(final.text) and "Sources:" in final.text
 
 
+def limited(settings: Settings, url: str, num_predict: int, max_chars: int) -> Settings:
+    ollama = dataclasses.replace(
+        settings.ollama,
+        hosts=(url,),
+        model=DEFAULT_MODEL,
+        num_predict=num_predict,
+        max_answer_chars=max_chars,
+    )
+    return settings.replace(ollama=ollama)
+
+
+RUNAWAY = ("The flu vaccine is given in the autumn and then again " * 80).split(" ")
+
+
+def test_a_runaway_reply_stops_at_the_token_limit_and_falls_back(
+    db: Database, fake: Settings, server: FakeOllama
+) -> None:
+    configured = limited(fake, server.url, num_predict=40, max_chars=2000)
+    server.enqueue(Script(tokens=tuple(w + " " for w in RUNAWAY)))
+    with OllamaChat.from_settings(configured) as chat:
+        events = ask(db, configured, FLU, chat=chat)
+    assert server.chat_bodies()[0]["options"]["num_predict"] == 40
+    tokens = [e for e in events if isinstance(e, TokenEvent)]
+    assert len(tokens) == 40  # the server stopped there, as Ollama does
+    final = done(events)
+    assert final.outcome is Outcome.EXTRACTIVE and _quotes(final.text)
+    assert events[-2] == ReplaceEvent(final.text, "model_failed")
+    assert "length limit" in answer_rows(db)[-1].guard_reason
+
+
+def test_a_runaway_reply_from_a_server_ignoring_the_limit_is_cut_at_the_character_cap(
+    db: Database, fake: Settings, server: FakeOllama
+) -> None:
+    configured = limited(fake, server.url, num_predict=40, max_chars=300)
+    server.enqueue(
+        Script(tokens=tuple(w + " " for w in RUNAWAY), delay=0.005, honours_num_predict=False)
+    )
+    with OllamaChat.from_settings(configured) as chat:
+        events = ask(db, configured, FLU, chat=chat)
+        # The HTTP stream is released at once, not read to the end of the runaway reply.
+        assert server.client_disconnected.wait(timeout=2.0)
+    streamed = "".join(e.text for e in events if isinstance(e, TokenEvent))
+    assert 250 < len(streamed) <= 300
+    final = done(events)
+    assert final.outcome is Outcome.EXTRACTIVE and _quotes(final.text)
+    assert events[-2] == ReplaceEvent(final.text, "model_failed")
+    row = answer_rows(db)[-1]
+    assert "300 characters" in row.guard_reason and row.original_text == streamed
+
+
 def test_unknown_model_falls_back_to_extractive(
     db: Database, fake: Settings, server: FakeOllama
 ) -> None:

@@ -12,7 +12,7 @@ import pytest
 from engine.errors import ConfigError, EmbeddingUnavailable, ModelUnavailable
 from engine.ollama_chat import OllamaChat, OllamaEmbedder
 from engine.protocols import ChatDelta, ChatModel, Embedder
-from engine.settings import OllamaSettings, Settings
+from engine.settings import OllamaSettings, Settings, load_settings
 from tests.support.fake_ollama import (
     CLIENT_DISCONNECTED,
     COMPLETED,
@@ -123,13 +123,14 @@ def test_from_settings_uses_the_first_host_and_the_ollama_section(
             num_ctx=4096,
             keep_alive="5m",
             temperature=0.3,
+            num_predict=120,
         ),
     )
     with OllamaChat.from_settings(settings) as chat:
         list(chat.stream(MESSAGES))
 
     (body,) = server.chat_bodies()
-    assert body["options"] == {"num_ctx": 4096, "temperature": 0.3}
+    assert body["options"] == {"num_ctx": 4096, "temperature": 0.3, "num_predict": 120}
     assert body["keep_alive"] == "5m"
 
 
@@ -345,3 +346,41 @@ def test_embedder_failures_are_embedding_unavailable(server: FakeOllama) -> None
         pytest.raises(EmbeddingUnavailable, match="ollama pull all-minilm"),
     ):
         embedder.embed_query("hours")
+
+
+def test_the_token_limit_is_sent_by_default_and_can_come_from_the_environment(
+    server: FakeOllama, tmp_path: Path
+) -> None:
+    env = {"CLINIC_OLLAMA_HOST": server.url, "CLINIC_OLLAMA_MODEL": DEFAULT_MODEL}
+    default = load_settings(data_dir=tmp_path, environ=env)
+    assert default.ollama.num_predict == 300  # five short sentences, with room to spare
+    override = load_settings(data_dir=tmp_path, environ={**env, "CLINIC_OLLAMA_NUM_PREDICT": "80"})
+    for settings in (default, override):
+        with OllamaChat.from_settings(settings) as chat:
+            list(chat.stream(MESSAGES))
+    first, second = server.chat_bodies()
+    assert first["options"]["num_predict"] == 300
+    assert second["options"]["num_predict"] == 80
+
+
+def test_a_reply_that_reaches_the_token_limit_ends_as_cut_off(
+    chat: OllamaChat, server: FakeOllama
+) -> None:
+    chat.num_predict = 5
+    server.enqueue(Script(tokens=["word "] * 50))
+    deltas = list(chat.stream(MESSAGES))
+    assert "".join(d.text for d in deltas) == "word " * 5
+    assert deltas[-1].done and deltas[-1].done_reason == "length"
+
+
+def test_no_token_limit_is_sent_when_it_is_zero_or_for_json(
+    chat: OllamaChat, server: FakeOllama
+) -> None:
+    chat.num_predict = 0
+    list(chat.stream(MESSAGES))
+    chat.num_predict = 300
+    server.enqueue(Script(tokens=['{"route": "information"}']))
+    chat.complete_json(MESSAGES, {"type": "object"}, 2.0)
+    stream_body, json_body = server.chat_bodies()
+    assert "num_predict" not in stream_body["options"]
+    assert "num_predict" not in json_body["options"]

@@ -22,6 +22,7 @@ queue is empty). ``request_event`` is set when the first chat request arrives an
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -70,6 +71,8 @@ class Script:
     hang_seconds: float = 5.0
     done_reason: str = "stop"
     prompt_eval_count: int | None = None  # default: the number of words in the prompt
+    # Like Ollama, stop after ``options.num_predict`` tokens with done_reason "length".
+    honours_num_predict: bool = True
 
     @classmethod
     def reply(cls, text: str, **kwargs: Any) -> Script:
@@ -414,6 +417,9 @@ class _Handler(BaseHTTPRequestHandler):
             data = json.dumps(obj).encode("utf-8") + b"\n"
             self._write(b"%x\r\n%s\r\n" % (len(data), data) if chunked else data)
 
+        limit = (body.get("options") or {}).get("num_predict")
+        if script.honours_num_predict and isinstance(limit, int) and 0 < limit < len(script.tokens):
+            script = dataclasses.replace(script, tokens=script.tokens[:limit], done_reason="length")
         failing = script.failure != "none"
         self.fake._wait(script.first_delay)
         for index, token in enumerate(script.tokens):
