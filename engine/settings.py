@@ -152,6 +152,7 @@ class KioskSettings:
     exit_pin: str = "2468"
     fullscreen: bool = True
     db_retry_seconds: int = 5
+    clinic_phone: str = "020 7946 0100"  # shown on the kiosk's "unavailable" screen
 
 
 @dataclass(frozen=True)

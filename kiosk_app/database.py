@@ -1,13 +1,21 @@
-"""Watches whether the database can be used, off the GUI thread, and retries while it cannot.
+"""Watches whether the database can be used, off the GUI thread, and brings it back when it fails.
 
-``available_changed(False)`` sends the kiosk to its calm "temporarily unavailable" screen; a
-retry timer runs every ``db_retry_seconds`` until a check succeeds: ``available_changed(True)``.
-Any failure of the check counts as unavailable (fail safe). Never blocks the GUI thread.
+``available_changed(False)`` sends the kiosk to its "temporarily unavailable" screen. While down,
+the check is retried: after ``retry_seconds``, then (``backoff=True``, a shared server we cannot
+restart) doubling up to ``MAX_RETRY_SECONDS``; an embedded server is retried at the same short
+interval, because each check restarts it through the backend (``check_database``), the same start
+path as at launch. While up, a quiet heartbeat check every ``HEARTBEAT_SECONDS`` notices a server
+that died under an idle kiosk before a patient's question does.
+
+Logging is one line per state change: "unavailable" (the reason, no traceback), "still
+unavailable" every ``STILL_DOWN_LOG_SECONDS``, "available again". Any failure of the check counts
+as unavailable (fail safe). Never blocks the GUI thread.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
@@ -16,21 +24,55 @@ from engine.qt.worker import BackgroundCall
 
 log = logging.getLogger(__name__)
 
+MAX_RETRY_SECONDS = 60.0
+HEARTBEAT_SECONDS = 15.0
+STILL_DOWN_LOG_SECONDS = 600.0
+
+
+def _reason(error: object) -> str:
+    """The first line of the error, short: a log line, never a traceback."""
+    lines = str(error).strip().splitlines()
+    text = " ".join(lines[0].split()) if lines else ""
+    return (text or type(error).__name__)[:200]
+
 
 class DatabaseMonitor(QObject):
     available_changed = Signal(bool)
 
     def __init__(
-        self, check: Callable[[], None], retry_seconds: float, parent: QObject | None = None
+        self,
+        check: Callable[[], None],
+        retry_seconds: float,
+        parent: QObject | None = None,
+        *,
+        backoff: bool = False,
+        heartbeat_seconds: float = HEARTBEAT_SECONDS,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(parent)
         self.available = True
+        self._retry_seconds = max(0.001, retry_seconds)
+        self._backoff = backoff
+        self._now = now
+        self._down_since: float | None = None
+        self._last_down_log = 0.0
+        self._failures = 0
         self._call = BackgroundCall(check, self)
         self._call.succeeded.connect(self._on_ok)
         self._call.failed.connect(self._on_failed)
         self.retry_timer = QTimer(self)
-        self.retry_timer.setInterval(max(1, int(retry_seconds * 1000)))
+        self.retry_timer.setSingleShot(True)
+        self.retry_timer.setInterval(self._delay_ms())
         self.retry_timer.timeout.connect(self.check_now)
+        self.heartbeat = QTimer(self)
+        self.heartbeat.setInterval(max(1, int(heartbeat_seconds * 1000)))
+        self.heartbeat.timeout.connect(self.check_now)
+
+    def _delay_ms(self) -> int:
+        seconds = self._retry_seconds
+        if self._backoff and self._failures > 1:
+            seconds = min(MAX_RETRY_SECONDS, seconds * 2 ** (self._failures - 1))
+        return max(1, int(seconds * 1000))
 
     @Slot()
     def check_now(self) -> None:
@@ -40,27 +82,56 @@ class DatabaseMonitor(QObject):
     def checking(self) -> bool:
         return self._call.is_running()
 
-    def report_unavailable(self) -> None:
+    def start_heartbeat(self) -> None:
+        self.heartbeat.start()
+
+    def stop(self) -> None:
+        self.retry_timer.stop()
+        self.heartbeat.stop()
+
+    def report_unavailable(self, error: object = "an answer failed on the database") -> None:
         """An answer failed because of the database: switch now and keep retrying."""
-        self._set(False)
+        self._failed(error)
 
     def wait(self, timeout_ms: int = 5000) -> bool:
         return self._call.wait(timeout_ms)
 
     @Slot(object)
     def _on_ok(self, _result: object) -> None:
+        if not self.available and self._down_since is not None:
+            log.info(
+                "Database available again after %.0f s; the kiosk answers again",
+                self._now() - self._down_since,
+            )
+        self._failures = 0
+        self._down_since = None
+        self.retry_timer.stop()
+        self.retry_timer.setInterval(self._delay_ms())
         self._set(True)
 
     @Slot(object)
     def _on_failed(self, error: object) -> None:
-        log.warning("Database check failed: %s", error)
+        self._failed(error)
+
+    def _failed(self, error: object) -> None:
+        now = self._now()
+        self._failures += 1
+        if self.available:
+            self._down_since = now
+            self._last_down_log = now
+            log.warning("Database unavailable (%s); the kiosk retries by itself", _reason(error))
+        elif now - self._last_down_log >= STILL_DOWN_LOG_SECONDS:
+            self._last_down_log = now
+            minutes = (now - (self._down_since or now)) / 60
+            log.warning(
+                "Database still unavailable after %.0f minutes (%s)", minutes, _reason(error)
+            )
+        self.retry_timer.setInterval(self._delay_ms())
+        if not self.retry_timer.isActive():
+            self.retry_timer.start()
         self._set(False)
 
     def _set(self, available: bool) -> None:
-        if available:
-            self.retry_timer.stop()
-        elif not self.retry_timer.isActive():
-            self.retry_timer.start()
         if available != self.available:
             self.available = available
             self.available_changed.emit(available)

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from kiosk_app import style
+from kiosk_app.layout import Metrics
 
 ROWS = ("1234567890", "qwertyuiop", "asdfghjkl'", "zxcvbnm,.?")
 SHOW_KEYBOARD = "\N{KEYBOARD}  Keyboard  \N{BLACK UP-POINTING TRIANGLE}"
@@ -49,6 +50,24 @@ class OnScreenKeyboard(QWidget):
         self.enter_key = self._key(ENTER, bottom, 2)
         self.enter_key.setProperty("primary", True)
         layout.addLayout(bottom)
+        self._layout = layout
+
+    def keys(self) -> list[QPushButton]:
+        special = [self.shift_key, self.space_key, self.backspace_key, self.enter_key]
+        return [*self.letter_keys.values(), *special]
+
+    def apply_metrics(self, m: Metrics) -> None:
+        """Key height and type size for one screen class (bigger keys in portrait)."""
+        gap = max(5, m.key_px // 12)
+        self._layout.setSpacing(gap)
+        self._layout.setContentsMargins(12, gap, 12, gap)
+        for index in range(self._layout.count()):
+            row = self._layout.itemAt(index)
+            if row is not None and row.layout() is not None:
+                row.layout().setSpacing(gap)  # type: ignore[union-attr]
+        for button in self.keys():
+            button.setFont(style.font(m.body_pt, bold=len(button.text()) == 1))
+            button.setMinimumHeight(m.key_px)
 
     def _key(self, text: str, row: QHBoxLayout, stretch: int = 1) -> QPushButton:
         button = QPushButton(text)
@@ -132,6 +151,10 @@ class KeyboardToggle(QPushButton):
     def set_keyboard_open(self, open_: bool) -> None:
         self.keyboard.setVisible(open_)
         self._refresh()
+
+    def apply_metrics(self, m: Metrics) -> None:
+        self.setFont(style.font(m.body_pt, bold=True))
+        self.setMinimumHeight(max(48, m.touch_px - 8))
 
     def _refresh(self) -> None:
         self.setText(SHOW_KEYBOARD if self.keyboard.isHidden() else HIDE_KEYBOARD)

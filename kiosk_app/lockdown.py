@@ -1,12 +1,18 @@
 """Keeps patients inside the kiosk: swallowed escape keys, a hidden corner, a staff PIN pad.
 
 The only way out is a long press in the top-left corner followed by the staff PIN from
-settings (compared in constant time). This module never stores or logs the PIN or what was typed.
+settings (compared in constant time). After each wrong PIN the pad locks for longer (1 s, 2 s,
+4 s ... at most 5 minutes; the count survives closing the pad) and each lockout is logged; an
+untouched pad closes after 30 s so it never blocks the kiosk. This module never stores or logs
+the PIN or what was typed.
 """
 
 from __future__ import annotations
 
 import hmac
+import logging
+import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeyEvent, QMouseEvent
@@ -21,10 +27,24 @@ from PySide6.QtWidgets import (
 )
 
 from kiosk_app import style
+from kiosk_app.layout import TALL, Metrics
+
+log = logging.getLogger(__name__)
 
 LONG_PRESS_MS = 3000
 HOTSPOT_PX = 96
 WRONG_PIN = "That PIN is not right. Please try again."
+LOCKED = "Too many wrong PINs. Try again in {seconds} s."
+PAD_IDLE_MS = 30_000
+FIRST_LOCK_SECONDS = 1.0
+MAX_LOCK_SECONDS = 300.0
+
+
+def lock_seconds(wrong_attempts: int) -> float:
+    """1 s after the first wrong PIN, doubling with each one, at most 5 minutes."""
+    if wrong_attempts <= 0:
+        return 0.0
+    return float(min(MAX_LOCK_SECONDS, FIRST_LOCK_SECONDS * 2 ** min(wrong_attempts - 1, 20)))
 
 
 def pin_matches(entered: str, expected: str) -> bool:
@@ -79,21 +99,31 @@ class PinPad(QFrame):
 
     accepted = Signal()
 
-    def __init__(self, expected_pin: str, parent: QWidget) -> None:
+    def __init__(
+        self,
+        expected_pin: str,
+        parent: QWidget,
+        *,
+        now: Callable[[], float] = time.monotonic,
+        idle_ms: int = PAD_IDLE_MS,
+    ) -> None:
         super().__init__(parent)
         self._expected = expected_pin
+        self._now = now
+        self.wrong_attempts = 0
+        self.locked_until = 0.0
         self.setObjectName("pinOverlay")
         outer = QVBoxLayout(self)
         outer.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        card = QFrame()
-        card.setObjectName("pinCard")
-        card.setFixedWidth(560)
-        outer.addWidget(card)
-        layout = QVBoxLayout(card)
+        self.card = QFrame()
+        self.card.setObjectName("pinCard")
+        self.card.setFixedWidth(560)
+        outer.addWidget(self.card)
+        layout = QVBoxLayout(self.card)
         layout.setContentsMargins(28, 28, 28, 28)
-        title = QLabel("Staff only: enter the exit PIN")
-        title.setFont(style.font(style.BODY_PT, bold=True))
-        title.setWordWrap(True)
+        self.title = QLabel("Staff only: enter the exit PIN")
+        self.title.setFont(style.font(style.BODY_PT, bold=True))
+        self.title.setWordWrap(True)
         self.entry = QLineEdit()
         self.entry.setObjectName("pinEntry")
         self.entry.setEchoMode(QLineEdit.EchoMode.Password)
@@ -104,7 +134,7 @@ class PinPad(QFrame):
         self.message.setObjectName("pinMessage")
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.setWordWrap(True)
-        layout.addWidget(title)
+        layout.addWidget(self.title)
         layout.addWidget(self.entry)
         layout.addWidget(self.message)
         grid = QGridLayout()
@@ -120,6 +150,14 @@ class PinPad(QFrame):
         self.cancel_button.setMinimumHeight(style.TOUCH_MIN_PX)
         self.cancel_button.clicked.connect(self.dismiss)
         layout.addWidget(self.cancel_button)
+        self.idle_timer = QTimer(self)
+        self.idle_timer.setSingleShot(True)
+        self.idle_timer.setInterval(idle_ms)
+        self.idle_timer.timeout.connect(self.dismiss)
+        self.lock_timer = QTimer(self)
+        self.lock_timer.setInterval(250)
+        self.lock_timer.timeout.connect(self._refresh_lock)
+        self._reserve_message_room()
         self.hide()
 
     def _button(self, text: str, grid: QGridLayout, row: int, column: int) -> QPushButton:
@@ -130,10 +168,31 @@ class PinPad(QFrame):
         grid.addWidget(button, row, column)
         return button
 
+    def _reserve_message_room(self) -> None:
+        # The message line always takes the room of its longest text: no shift when it appears.
+        width = self.card.width() - 56
+        longest = max((WRONG_PIN, LOCKED.format(seconds=300)), key=len)
+        lines = max(1, -(-self.message.fontMetrics().horizontalAdvance(longest) // max(1, width)))
+        self.message.setFixedHeight(self.message.fontMetrics().lineSpacing() * (lines + 1))
+
+    def apply_metrics(self, m: Metrics = TALL) -> None:
+        self.card.setFixedWidth(min(560, max(360, int(m.key_px * 7))))
+        for label in (self.title, self.entry, self.message):
+            label.setFont(style.font(m.body_pt, bold=label is self.title))
+        for button in self.buttons():
+            button.setMinimumHeight(max(56, m.key_px))
+        self._reserve_message_room()
+
+    def buttons(self) -> list[QPushButton]:
+        return [*self.digit_buttons.values(), self.clear_button, self.ok_button]
+
     @Slot()
     def _on_key(self) -> None:
         button = self.sender()
         if not isinstance(button, QPushButton):
+            return
+        self.idle_timer.start()
+        if self.is_locked():
             return
         text = button.text()
         if text == "Clear":
@@ -145,20 +204,53 @@ class PinPad(QFrame):
 
     def open(self) -> None:
         self.entry.clear()
-        self.message.clear()
+        self._refresh_lock()
         self.show()
         self.raise_()
+        self.idle_timer.start()
+
+    def is_locked(self) -> bool:
+        return self._now() < self.locked_until
 
     def submit(self) -> None:
         entered = self.entry.text()
         self.entry.clear()
+        if self.is_locked():
+            return
         if pin_matches(entered, self._expected):
+            self.wrong_attempts = 0
+            self.locked_until = 0.0
+            self.idle_timer.stop()
             self.hide()
             self.accepted.emit()
+            return
+        self.wrong_attempts += 1
+        seconds = lock_seconds(self.wrong_attempts)
+        self.locked_until = self._now() + seconds
+        log.warning(
+            "Kiosk exit PIN: %d wrong in a row; the pad is locked for %.0f s",
+            self.wrong_attempts,
+            seconds,
+        )
+        self._refresh_lock()
+
+    @Slot()
+    def _refresh_lock(self) -> None:
+        locked = self.is_locked()
+        for button in self.buttons():
+            button.setEnabled(not locked)
+        if locked:
+            left = max(1, int(self.locked_until - self._now() + 0.999))
+            self.message.setText(LOCKED.format(seconds=left))
+            if not self.lock_timer.isActive():
+                self.lock_timer.start()
         else:
-            self.message.setText(WRONG_PIN)
+            self.lock_timer.stop()
+            self.message.setText(WRONG_PIN if self.wrong_attempts else "")
 
     def dismiss(self) -> None:
         self.entry.clear()
         self.message.clear()
+        self.idle_timer.stop()
+        self.lock_timer.stop()
         self.hide()

@@ -20,11 +20,12 @@ from engine.errors import ClinicError
 from engine.events import DoneEvent
 from engine.logs import configure_logging, install_excepthooks, remove_logging
 from engine.protocols import AssistantBackend
-from engine.settings import Settings, load_settings
+from engine.settings import KioskSettings, Settings, load_settings
 
 log = logging.getLogger("kiosk_app")
 
 BackendFactory = Callable[[Settings], AssistantBackend]
+DEFAULT_PIN = KioskSettings().exit_pin
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,7 +36,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--smoke-test", action="store_true", help="answer one question, print it and quit"
     )
+    parser.add_argument(
+        "--allow-default-pin",
+        action="store_true",
+        help="start full screen even with the shipped exit PIN (demonstrations only)",
+    )
     return parser
+
+
+DEFAULT_PIN_REFUSED = (
+    "The kiosk's exit PIN is still the shipped default, which anyone can look up. Set "
+    "[kiosk] exit_pin (or CLINIC_KIOSK_PIN) to the clinic's own PIN, or pass "
+    "--allow-default-pin for a demonstration."
+)
 
 
 def public_backend(settings: Settings) -> AssistantBackend:
@@ -120,12 +133,18 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
     from kiosk_app import style
     from kiosk_app.window import KioskWindow
 
+    fullscreen = settings.kiosk.fullscreen and not args.windowed
+    if fullscreen and settings.kiosk.exit_pin == DEFAULT_PIN and not args.allow_default_pin:
+        log.error("Refusing to start full screen with the shipped default exit PIN")
+        print(DEFAULT_PIN_REFUSED, file=sys.stderr)
+        return 2
+
     install_excepthooks()  # logged only: a kiosk never pops a dialog at a patient
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     style.apply(app)
     window = KioskWindow(backend, settings)
-    if settings.kiosk.fullscreen and not args.windowed:
+    if fullscreen:
         window.showFullScreen()
     else:
         window.resize(1280, 960)

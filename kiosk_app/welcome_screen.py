@@ -8,18 +8,21 @@ It only collects a question and emits it; it never calls the engine.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QSize, Qt, Signal, Slot
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from kiosk_app import style
+from kiosk_app.layout import TALL, Metrics
 
 INTRO = (
     "Ask a question about visiting the clinic: opening hours, parking, what to bring, fees, "
@@ -28,7 +31,39 @@ INTRO = (
 PLACEHOLDER = "Type your question here"
 TOPICS_TITLE = "Or tap a topic:"
 MAX_TOPICS = 6
-TOPIC_COLUMNS = 2
+
+
+class TopicButton(QPushButton):
+    """A topic to tap whose caption wraps onto a second line instead of being cut off."""
+
+    def __init__(self, question: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("suggestion")
+        self.setProperty("question", question)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setAccessibleName(question)
+        self.label = QLabel(f"\N{BLACK RIGHT-POINTING TRIANGLE}  {question}")
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)
+        self.label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.label.setStyleSheet("background: transparent; border: none;")
+        inner = QHBoxLayout(self)
+        inner.setContentsMargins(18, 4, 12, 4)
+        inner.addWidget(self.label)
+        policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        self.setSizePolicy(policy)
+
+    def text(self) -> str:
+        return self.label.text()
+
+    def setFont(self, font: QFont) -> None:  # type: ignore[override]
+        super().setFont(font)
+        self.label.setFont(font)
+
+    def sizeHint(self) -> QSize:
+        inner = self.layout()
+        hint = inner.sizeHint() if inner is not None else super().sizeHint()
+        return QSize(hint.width(), max(self.minimumHeight(), hint.height()))
 
 
 class QuestionInput(QWidget):
@@ -47,6 +82,7 @@ class QuestionInput(QWidget):
         self.edit.setMaxLength(300)
         self.edit.setFont(style.font(style.BODY_PT + 2))
         self.edit.setMinimumHeight(style.TOUCH_MIN_PX + 8)
+        style.readable_placeholder(self.edit)
         self.edit.returnPressed.connect(self.submit)
         self.button = QPushButton("Ask \N{BLACK RIGHT-POINTING TRIANGLE}")
         self.button.setProperty("primary", True)
@@ -56,6 +92,12 @@ class QuestionInput(QWidget):
         self.button.clicked.connect(self.submit)
         row.addWidget(self.edit, 1)
         row.addWidget(self.button)
+
+    def apply_metrics(self, m: Metrics) -> None:
+        self.edit.setFont(style.font(m.body_pt + 2))
+        self.edit.setMinimumHeight(m.touch_px)
+        self.button.setFont(style.font(m.body_pt, bold=True))
+        self.button.setMinimumSize(int(m.touch_px * 2.2), m.touch_px)
 
     @Slot()
     def submit(self) -> None:
@@ -91,7 +133,30 @@ class WelcomeScreen(QWidget):
             layout.addWidget(widget)
         layout.addLayout(self._suggestions)
         layout.addStretch(1)
+        self._outer = layout
+        self._metrics = TALL
         self.suggestions_title.hide()
+
+    def apply_metrics(self, m: Metrics) -> None:
+        """Sizes for one screen class; topics re-flow into its number of columns."""
+        self._metrics = m
+        self._outer.setContentsMargins(m.margin, m.spacing * 2, m.margin, 0)
+        self._outer.setSpacing(m.spacing)
+        self.title.setFont(style.font(m.title_pt, bold=True))
+        self.title.setWordWrap(True)
+        self.intro.setFont(style.font(m.intro_pt or m.body_pt))
+        self.input.apply_metrics(m)
+        self.suggestions_title.setFont(style.font(m.body_pt, bold=True))
+        self._suggestions.setHorizontalSpacing(m.spacing + 4)
+        self._suggestions.setVerticalSpacing(m.spacing)
+        buttons = self.suggestion_buttons()
+        for button in buttons:
+            self._suggestions.removeWidget(button)
+        for index, button in enumerate(buttons):
+            button.setFont(style.font(m.body_pt))
+            button.setMinimumHeight(m.touch_px)
+            row, column = divmod(index, m.topic_columns)
+            self._suggestions.addWidget(button, row, column)
 
     def suggestion_buttons(self) -> list[QPushButton]:
         return [b for b in self.findChildren(QPushButton) if b.objectName() == "suggestion"]
@@ -101,17 +166,12 @@ class WelcomeScreen(QWidget):
             self._suggestions.removeWidget(button)
             button.setParent(None)
             button.deleteLater()
-        for index, question in enumerate(questions[:MAX_TOPICS]):
-            button = QPushButton(f"\N{BLACK RIGHT-POINTING TRIANGLE}  {question}")
-            button.setObjectName("suggestion")
-            button.setProperty("question", question)
-            button.setFont(style.font(style.BODY_PT))
-            button.setMinimumHeight(style.TOUCH_MIN_PX)
-            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        for question in questions[:MAX_TOPICS]:
+            button = TopicButton(question, self)
             button.clicked.connect(self._on_suggestion)
-            row, column = divmod(index, TOPIC_COLUMNS)
-            self._suggestions.addWidget(button, row, column)
+            self._suggestions.addWidget(button, 0, 0)
         self.suggestions_title.setVisible(bool(questions))
+        self.apply_metrics(self._metrics)
 
     @Slot()
     def _on_suggestion(self) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, Slot
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
 from engine.errors import DatabaseUnavailable
 from engine.events import Citation, DoneEvent, Route, Turn
 from engine.protocols import AssistantBackend
-from engine.qt.chat_view import Bubble
+from engine.qt.chat_view import Bubble, reflow
 from engine.qt.passage_viewer import PassageViewer
 from engine.qt.worker import AnswerRunner, BackgroundCall, describe_for_public
 from engine.settings import Settings
@@ -37,6 +38,7 @@ from kiosk_app.database import DatabaseMonitor
 from kiosk_app.idle import Clock, IdleMonitor
 from kiosk_app.idle_warning import IdleWarning
 from kiosk_app.keyboard import KeyboardToggle, OnScreenKeyboard
+from kiosk_app.layout import Metrics, metrics_for
 from kiosk_app.lockdown import LONG_PRESS_MS, CornerHotspot, KeyGuard, PinPad
 from kiosk_app.unavailable_screen import UnavailableScreen
 from kiosk_app.welcome_screen import WelcomeScreen
@@ -44,7 +46,10 @@ from kiosk_app.welcome_screen import WelcomeScreen
 log = logging.getLogger(__name__)
 
 SEARCHING = "Searching the clinic's documents..."
-EMERGENCY_BUBBLE = "Please read the emergency message at the top of the screen."
+EMERGENCY_BUBBLE = (
+    "\N{WARNING SIGN} Call 999 now if this is an emergency. "
+    "Please read the emergency message at the top of the screen."
+)
 STOPPED = "This answer was stopped."
 
 Router = Callable[[str], Route | None]
@@ -94,6 +99,9 @@ class KioskWindow(QWidget):
         self._exit_authorised = False
         self._turns: list[Turn] = []
         self._answer: tuple[str, Bubble] | None = None
+        self._pending: str | None = None  # a question the database failed on, answered when back
+        self._metrics: Metrics | None = None
+        self._emergency_logs: list[BackgroundCall] = []
         kiosk = settings.kiosk
         self.setObjectName("kioskWindow")
         self.setWindowTitle(kiosk.clinic_name)
@@ -101,7 +109,9 @@ class KioskWindow(QWidget):
 
         self.welcome = WelcomeScreen(kiosk.clinic_name)
         self.chat = ChatScreen(kiosk.clinic_name)
-        self.unavailable = UnavailableScreen(kiosk.clinic_name)
+        self.unavailable = UnavailableScreen(
+            kiosk.clinic_name, settings.texts.emergency, kiosk.clinic_phone
+        )
         # On a short screen the welcome page scrolls instead of squeezing its buttons on top of
         # each other. (No kinetic finger scrolling here: QScroller would swallow quick taps.)
         self.welcome_area = QScrollArea()
@@ -116,11 +126,14 @@ class KioskWindow(QWidget):
         self.keyboard = OnScreenKeyboard()
         self.keyboard.set_target(self.welcome.input.edit)
         self.keyboard_toggle = KeyboardToggle(self.keyboard)
+        self.keyboard.installEventFilter(self)
         toggle_row = QHBoxLayout()
         toggle_row.setContentsMargins(24, 0, 24, 6)
         toggle_row.addStretch(1)
         toggle_row.addWidget(self.keyboard_toggle)
         layout = QVBoxLayout(self)
+        # The screen decides the size; the layout class (apply_metrics) makes the content fit.
+        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetNoConstraint)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.stack, 1)
@@ -133,14 +146,21 @@ class KioskWindow(QWidget):
         self.passage = PassageViewer(font_scale=style.CHAT_FONT_SCALE, touch=True)
         self.passage_overlay = _Overlay(self, self.passage)
         self.idle_warning = IdleWarning(self)
-        self.pin_pad = PinPad(kiosk.exit_pin, self)
+        self.pin_pad = PinPad(
+            kiosk.exit_pin, self, now=clock.now if clock is not None else time.monotonic
+        )
         self.hotspot = CornerHotspot(self, long_press_ms)
 
         self.runner = AnswerRunner(self, describe=describe_for_public)
         self.idle = IdleMonitor(
             kiosk.idle_seconds, kiosk.warning_seconds, clock, self.has_patient_state, parent=self
         )
-        self.database = DatabaseMonitor(backend.check_database, kiosk.db_retry_seconds, self)
+        self.database = DatabaseMonitor(
+            backend.check_database,
+            kiosk.db_retry_seconds,
+            self,
+            backoff=bool(settings.database.url.strip()),  # a shared server: we cannot restart it
+        )
         self._suggestions = BackgroundCall(backend.suggested_questions, self)
         self.key_guard = KeyGuard(self)
         self._wire()
@@ -148,8 +168,10 @@ class KioskWindow(QWidget):
         if app is not None:
             app.installEventFilter(self.key_guard)
             app.installEventFilter(self.idle)
+        self.apply_metrics(metrics_for(1920, 1080))
         self.idle.start()
         self.database.check_now()
+        self.database.start_heartbeat()
         self._suggestions.start()
 
     def _wire(self) -> None:
@@ -178,7 +200,10 @@ class KioskWindow(QWidget):
     @Slot(str)
     def ask(self, question: str) -> None:
         question = question.strip()
-        if not question or not self.database.available:
+        if not question:
+            return
+        if not self.database.available:
+            self._keep(question)
             return
         if self._answer is not None:
             self.runner.cancel()
@@ -191,11 +216,13 @@ class KioskWindow(QWidget):
         self.keyboard.set_target(self.chat.input.edit)
         self.keyboard_toggle.set_keyboard_open(False)  # the answer gets the room
         self.stack.setCurrentWidget(self.chat)
+        self.chat.banner.clear()  # a banner belongs to its own answer, not to every later one
         self.chat.view.add_question(question)
         bubble = self.chat.view.add_answer()
         if self.route_question(question) == Route.EMERGENCY:
             # Decided here, in this event-loop turn: no worker, no retrieval, no network.
             self._show_emergency(bubble)
+            self._log_emergency(question)
             return
         bubble.set_status(SEARCHING)
         self._answer = (question, bubble)
@@ -203,9 +230,27 @@ class KioskWindow(QWidget):
         self.runner.start(functools.partial(self.backend.answer, question, history))
 
     def _show_emergency(self, bubble: Bubble) -> None:
+        self.keyboard_toggle.set_keyboard_open(False)  # nothing may cover the banner
         self.chat.banner.show_text(self.settings.texts.emergency)
         bubble.set_status("")
         bubble.set_text(EMERGENCY_BUBBLE)
+        self.chat.view.scroll_to_end()
+
+    def _log_emergency(self, question: str) -> None:
+        """Write the emergency to the answer log off the GUI thread (the backend queues it
+        while the database is down). Backends without a log (fakes) are skipped."""
+        record = getattr(self.backend, "record_emergency", None)
+        if not callable(record):
+            return
+        call = BackgroundCall(functools.partial(record, question), self)
+        self._emergency_logs = [c for c in self._emergency_logs if c.is_running()]
+        self._emergency_logs.append(call)
+        call.start()
+
+    def _keep(self, question: str) -> None:
+        """The database failed on this question: keep it (in memory only) for when it is back."""
+        self._pending = question
+        self.unavailable.show_kept_question(True)
 
     @Slot()
     def _on_keyboard_enter(self) -> None:
@@ -237,7 +282,7 @@ class KioskWindow(QWidget):
         if done.route == Route.EMERGENCY:
             self._show_emergency(bubble)
             return
-        bubble.set_text(done.text)
+        bubble.set_text(reflow(done.text) if done.citations else done.text)
         bubble.set_citations(done.citations)
         self._turns.append(Turn(question, done.text))
         questions = [b for b in self.chat.view.bubbles() if b.role == "question"]
@@ -246,14 +291,17 @@ class KioskWindow(QWidget):
 
     @Slot(str, object)
     def _on_failed(self, message: str, error: object) -> None:
+        question = None
         if self._answer is not None:
-            bubble = self._answer[1]
+            question, bubble = self._answer
             self._answer = None
             bubble.set_status("")
             bubble.set_citations(())
             bubble.set_text(message)  # never the half answer
         if isinstance(error, DatabaseUnavailable):
-            self.database.report_unavailable()
+            if question is not None:
+                self._keep(question)
+            self.database.report_unavailable(error)
 
     @Slot(object)
     def show_passage(self, citation: object) -> None:
@@ -274,11 +322,17 @@ class KioskWindow(QWidget):
             self.stack.currentWidget() is self.chat
             or bool(self.welcome.input.edit.text())
             or self.passage_overlay.isVisibleTo(self)
+            or self._pending is not None
         )
 
     @Slot()
     def wipe(self) -> None:
         """Forget everything of the current patient and go back to the welcome screen."""
+        self._pending = None
+        self.unavailable.show_kept_question(False)
+        self._reset_screens()
+
+    def _reset_screens(self) -> None:
         self.runner.cancel()
         self._answer = None
         self._turns.clear()
@@ -298,11 +352,15 @@ class KioskWindow(QWidget):
 
     @Slot(bool)
     def _on_database(self, available: bool) -> None:
-        self.wipe()
+        self._reset_screens()  # a kept question survives; everything shown of it does not
         self.keyboard_toggle.set_keyboard_open(available)
         self.keyboard_toggle.setVisible(available)
         if available:
             self._suggestions.start()
+            pending, self._pending = self._pending, None
+            self.unavailable.show_kept_question(False)
+            if pending is not None:
+                self.ask(pending)
 
     @Slot(object)
     def _on_suggestions(self, questions: object) -> None:
@@ -325,7 +383,7 @@ class KioskWindow(QWidget):
     def shutdown(self) -> None:
         """Stop timers and threads and remove the application-wide filters."""
         self.idle.stop()
-        self.database.retry_timer.stop()
+        self.database.stop()
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self.key_guard)
@@ -333,8 +391,14 @@ class KioskWindow(QWidget):
         self.runner.shutdown()
         self.database.wait()
         self._suggestions.wait()
+        for call in self._emergency_logs:
+            call.wait(5000)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.keyboard:
+            if event.type() in (QEvent.Type.Show, QEvent.Type.Hide):
+                self.chat.set_keyboard_open(not self.keyboard.isHidden())
+            return super().eventFilter(watched, event)
         # A tap on either question box brings the folded keyboard back.
         if event.type() == QEvent.Type.MouseButtonPress and self.database.available:
             self.keyboard_toggle.set_keyboard_open(True)
@@ -347,7 +411,26 @@ class KioskWindow(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        size = event.size()
+        self.apply_metrics(metrics_for(size.width(), size.height()))
         self._place_overlays()
+
+    def apply_metrics(self, m: Metrics) -> None:
+        """Sizes for this screen's class (see ``kiosk_app.layout``); a no-op if unchanged."""
+        if m == self._metrics:
+            return
+        self._metrics = m
+        self.setStyleSheet(style.stylesheet(m))
+        self.welcome.apply_metrics(m)
+        self.chat.apply_metrics(m)
+        self.unavailable.apply_metrics(m)
+        self.keyboard.apply_metrics(m)
+        self.keyboard_toggle.apply_metrics(m)
+        self.pin_pad.apply_metrics(m)
+
+    @property
+    def metrics(self) -> Metrics | None:
+        return self._metrics
 
     def _place_overlays(self) -> None:
         rect = self.rect()

@@ -1,24 +1,24 @@
-"""Take screenshots of the kiosk at 1920x1080 (run under Xvfb).
+"""Take screenshots of the kiosk at the five screen sizes clinics buy (run under Xvfb).
 
-Default mode, with the scripted FakeBackend:
-    xvfb-run -s "-screen 0 1920x1080x24" .venv/bin/python scripts/kiosk_screenshots.py
-writes docs/screenshots/kiosk-*.png: welcome, streamed cited answer, emergency banner,
-idle warning, unavailable screen, passage viewer.
+    xvfb-run -s "-screen 0 1920x1920x24" .venv/bin/python scripts/kiosk_screenshots.py
+writes docs/screenshots/kiosk-<W>x<H>-<step>.png for each size (1920x1080, 1366x768,
+1280x1024, 1080x1920, 1024x768; ``--size 1366x768`` for one) and each step a patient goes
+through: welcome, keyboard (typing), long-answer (a long cited answer from its top),
+second-answer (a follow-up in the same session), emergency-keyboard (an emergency, then a tap on
+the question box), unavailable (the database down, a question kept), pin (the staff PIN pad
+after a wrong PIN).
 
-Real mode, with ``engine.service.build_backend`` on a data folder that has the sample knowledge
-ingested (extractive answers when no Ollama host is configured):
-    D=$(mktemp -d /tmp/kiosk.XXXX); chmod 755 $D
-    .venv/bin/clinic-assistant --data-dir $D/data ingest knowledge
-    xvfb-run -s "-screen 0 1920x1080x24" .venv/bin/python scripts/kiosk_screenshots.py \
-        --real $D/data
-writes kiosk-real-*.png: welcome (topics from the documents), a long extractive answer, the same
-answer scrolled to its sources, the passage viewer, "I don't know", a clinical refusal and the
-emergency banner.
+``--real DATA_DIR`` answers with ``engine.service.build_backend`` on a data folder that has the
+sample knowledge ingested (extractive answers when no Ollama host is configured); without it a
+scripted FakeBackend answers. Screenshots are saved as 8-bit palette PNGs when ImageMagick's
+``convert`` is installed (a fifth of the size).
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -26,17 +26,72 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QCoreApplication, QDeadlineTimer, Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QPoint, Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
-from engine.events import Route  # noqa: E402
+from engine.errors import DatabaseUnavailable  # noqa: E402
+from engine.events import Citation, Route  # noqa: E402
 from engine.settings import KioskSettings, Settings  # noqa: E402
 from kiosk_app import style  # noqa: E402
 from kiosk_app.idle import FakeClock  # noqa: E402
 from kiosk_app.window import KioskWindow  # noqa: E402
-from tests.support.fake_backend import FakeBackend  # noqa: E402
+from tests.support.fake_backend import FakeBackend, cited_answer  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
+SIZES = ((1920, 1080), (1366, 768), (1280, 1024), (1080, 1920), (1024, 768))
+FIRST = "How long do I need to fast before a blood test?"
+SECOND = "Where can I park?"
+EMERGENCY = "My husband has chest pain and is sweating"
+
+FASTING = Citation(
+    number=1,
+    document_slug="blood-tests",
+    document_title="Getting ready for a blood test",
+    heading_path="Getting ready for a blood test > Fasting blood tests",
+    text="Fasting blood tests (glucose, cholesterol) need 10 to 12 hours without food.",
+    similarity=0.8,
+)
+PARKING = Citation(
+    number=1,
+    document_slug="parking",
+    document_title="Parking, travel and accessibility",
+    heading_path="Parking, travel and accessibility > Car park",
+    text="The car park is behind the building, entrance on Mill Lane.",
+    similarity=0.7,
+)
+LONG = (
+    "The clinic's documents say:\n\n"
+    "- Fasting blood tests (glucose, cholesterol) need 10 to 12 hours without food. You may "
+    "drink water, and you should take your usual medicines unless your doctor told you "
+    "otherwise [1].\n"
+    "- Book a morning appointment so that most of the fasting happens while you sleep [1].\n"
+    "- Bring a snack to eat after the test, and tell the nurse if you have diabetes [1].\n"
+    "- Results usually reach your doctor within five working days; the clinic does not give "
+    "results over the phone [1].\n"
+    "- If you feel faint while fasting, sit down and tell a member of staff straight away [1]."
+)
+
+
+def fake_backend() -> FakeBackend:
+    return FakeBackend(
+        scripts={
+            FIRST: cited_answer(LONG, (FASTING,)),
+            SECOND: cited_answer(
+                "The car park is behind the building, entrance on Mill Lane. Blue badge bays "
+                "are next to the main door [1].",
+                (PARKING,),
+            ),
+        },
+        suggestions=[
+            "Car park",
+            "Opening hours",
+            "What to bring to your appointment",
+            "Fasting blood tests",
+            "Fees for letters and forms",
+            "Toilets and baby changing",
+        ],
+    )
 
 
 def settle(app: QApplication, until=lambda: True, ms: int = 5000) -> None:
@@ -46,7 +101,7 @@ def settle(app: QApplication, until=lambda: True, ms: int = 5000) -> None:
         QCoreApplication.sendPostedEvents()
         if until():
             break
-    for _ in range(20):
+    for _ in range(30):
         app.processEvents()
 
 
@@ -54,108 +109,123 @@ def router(question: str) -> Route | None:
     return Route.EMERGENCY if "chest pain" in question.lower() else Route.INFORMATION
 
 
-def make(app: QApplication, backend: FakeBackend, clock: FakeClock) -> KioskWindow:
-    settings = Settings(data_dir=Path(tempfile.mkdtemp()), kiosk=KioskSettings(fullscreen=False))
-    window = KioskWindow(backend, settings, clock=clock, router=router)
-    window.setWindowFlag(Qt.WindowType.FramelessWindowHint)
-    window.setGeometry(0, 0, 1920, 1080)
-    window.show()
-    settle(app, lambda: not window.background_busy())
-    return window
+def tap(app: QApplication, widget: QWidget) -> None:
+    QTest.mouseClick(widget, Qt.MouseButton.LeftButton, pos=widget.rect().center())
+    settle(app)
 
 
-def shoot(window: KioskWindow, name: str) -> None:
-    path = OUT / f"kiosk-{name}.png"
+def type_on_keys(app: QApplication, window: KioskWindow, text: str) -> None:
+    """Type as a patient would: one on-screen key at a time."""
+    keys = window.keyboard
+    for char in text:
+        if char == " ":
+            tap(app, keys.space_key)
+            continue
+        if char.isupper():
+            tap(app, keys.shift_key)
+        button = keys.letter_keys.get(char.lower())
+        if button is not None:
+            tap(app, button)
+
+
+def shoot(app: QApplication, window: KioskWindow, size: tuple[int, int], name: str) -> Path:
+    settle(app)
+    path = OUT / f"kiosk-{size[0]}x{size[1]}-{name}.png"
     window.grab().save(str(path))
+    if shutil.which("convert"):
+        subprocess.run(
+            ["convert", str(path), "-colors", "256", "-strip", f"PNG8:{path}"], check=False
+        )
     print(path)
+    return path
 
 
-def last_answer_done(window: KioskWindow) -> bool:
+def answered(window: KioskWindow) -> bool:
     bubbles = window.chat.view.bubbles()
     return bool(bubbles) and not window.runner.is_running() and bool(bubbles[-1].text)
 
 
-def real(app: QApplication, data_dir: Path) -> int:
-    from engine.service import build_backend
-    from engine.settings import load_settings
-
-    settings = load_settings(None, data_dir)
-    settings = settings.replace(kiosk=KioskSettings(fullscreen=False))
-    backend = build_backend(settings, audience="public", channel="kiosk")
-    window = KioskWindow(backend, settings, clock=FakeClock())
+def make(app: QApplication, backend, settings: Settings, size: tuple[int, int]) -> KioskWindow:
+    window = KioskWindow(backend, settings, clock=FakeClock(), router=router)
     window.setWindowFlag(Qt.WindowType.FramelessWindowHint)
-    window.setGeometry(0, 0, 1920, 1080)
+    window.setGeometry(0, 0, *size)
     window.show()
     settle(app, lambda: not window.background_busy(), ms=60000)
-    shoot(window, "real-welcome")
+    return window
 
-    def ask(question: str) -> None:
-        window.wipe()
-        settle(app)
-        window.ask(question)
-        settle(app, lambda: last_answer_done(window), ms=60000)
 
-    ask("How long do I need to fast before a blood test?")
-    shoot(window, "real-long-answer")
-    bar = window.chat.view.verticalScrollBar()
-    bar.setValue(bar.maximum())
+def session(app: QApplication, backend, settings: Settings, size: tuple[int, int]) -> None:
+    window = make(app, backend, settings, size)
+    shoot(app, window, size, "welcome")
+    tap(app, window.welcome.input.edit)
+    type_on_keys(app, window, "How long do I")
+    shoot(app, window, size, "keyboard")
+    window.welcome.input.edit.setText(FIRST)
+    tap(app, window.keyboard.enter_key)
+    settle(app, lambda: answered(window), ms=60000)
+    shoot(app, window, size, "long-answer")
+    tap(app, window.chat.input.edit)
+    window.chat.input.edit.setText(SECOND)
+    tap(app, window.keyboard.enter_key)
+    settle(app, lambda: answered(window), ms=60000)
+    shoot(app, window, size, "second-answer")
+    window.chat.input.edit.setText(EMERGENCY)
+    tap(app, window.chat.input.button)
+    tap(app, window.chat.input.edit)  # the patient taps the question box again
+    shoot(app, window, size, "emergency-keyboard")
+    window.wipe()
+    window.hotspot.long_pressed.emit()
     settle(app)
-    shoot(window, "real-long-answer-sources")
-    window.chat.view.bubbles()[-1].citation_buttons()[0].click()
-    settle(app)
-    shoot(window, "real-passage")
-    window.passage.close_passage()
-
-    ask("Do you have a gym?")
-    shoot(window, "real-dont-know")
-    ask("Should I stop my warfarin before my colonoscopy?")
-    shoot(window, "real-clinical")
-    ask("my husband has chest pain")
-    shoot(window, "real-emergency")
+    for digit in "1357":
+        tap(app, window.pin_pad.digit_buttons[digit])
+    tap(app, window.pin_pad.ok_button)
+    shoot(app, window, size, "pin")
+    window.pin_pad.dismiss()
     window.shutdown()
-    return 0
+    window.hide()
+    window.deleteLater()
+
+    down = FakeBackend(fail_after=0, stream_error=DatabaseUnavailable("the server stopped"))
+    window = make(app, down, settings, size)
+    window.welcome.input.edit.setText(SECOND)
+    tap(app, window.welcome.input.button)
+    down.database_up = False
+    settle(app, lambda: window.stack.currentWidget() is window.unavailable)
+    shoot(app, window, size, "unavailable")
+    window.shutdown()
+    window.hide()
+    window.deleteLater()
+    settle(app)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--real", type=Path, metavar="DATA_DIR", help="use the real engine")
+    parser.add_argument("--size", help="one size, e.g. 1366x768")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     style.apply(app)
+    sizes = SIZES
+    if args.size:
+        width, height = (int(x) for x in args.size.lower().split("x"))
+        sizes = ((width, height),)
     if args.real is not None:
-        return real(app, args.real)
-    clock = FakeClock()
+        from engine.service import build_backend
+        from engine.settings import load_settings
 
-    window = make(app, FakeBackend(), clock)
-    shoot(window, "welcome")
-
-    window.ask("Where can I park?")
-    settle(app, lambda: bool(window.chat.view.bubbles()[-1].citation_buttons()))
-    shoot(window, "cited-answer")
-    window.chat.view.bubbles()[-1].citation_buttons()[0].click()
-    settle(app)
-    shoot(window, "passage")
-    window.passage.close_passage()
-
-    clock.advance(window.settings.kiosk.idle_seconds)
-    window.idle.check()
-    settle(app)
-    shoot(window, "idle-warning")
-    window.idle_warning.button.click()
-
-    window.wipe()
-    window.ask("My husband has chest pain and is sweating")
-    settle(app)
-    shoot(window, "emergency")
-    window.shutdown()
-    window.hide()
-
-    down = make(app, FakeBackend(database_up=False), clock)
-    settle(app, lambda: down.stack.currentWidget() is down.unavailable)
-    shoot(down, "unavailable")
-    down.shutdown()
+        settings = load_settings(None, args.real)
+        settings = settings.replace(kiosk=KioskSettings(fullscreen=False))
+        backend = build_backend(settings, audience="public", channel="kiosk")
+    else:
+        settings = Settings(
+            data_dir=Path(tempfile.mkdtemp()), kiosk=KioskSettings(fullscreen=False)
+        )
+        backend = fake_backend()
+    for size in sizes:
+        session(app, backend, settings, size)
+    _ = QPoint
     return 0
 
 

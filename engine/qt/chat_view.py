@@ -10,8 +10,9 @@ These widgets never start threads or call the engine; they only display what the
 from __future__ import annotations
 
 import math
+import re
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QFont,
@@ -65,6 +66,57 @@ def citation_caption(citation: Citation) -> str:
     if citation.document_title and not path.startswith(citation.document_title):
         path = f"{citation.document_title} > {path}"
     return f"[{citation.number}] {path}"
+
+
+def source_caption(citation: Citation) -> str:
+    """``Source: Car park (Parking, travel and accessibility)``: the section, then its document."""
+    parts = [p.strip() for p in (citation.heading_path or "").split(">") if p.strip()]
+    title = citation.document_title.strip()
+    if parts and title and parts[0] == title:
+        parts = parts[1:]
+    section = parts[-1].rstrip(":").strip() if parts else ""
+    if section and title and section != title:
+        return f"Source: {section} ({title})"
+    return f"Source: {section or title or 'the clinic documents'}"
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")
+
+
+def reflow(text: str) -> str:
+    """Document text as readable paragraphs: lines broken only by the source's layout are joined,
+    blank lines stay paragraph breaks and list items (``-``, ``*``, ``1.``) stay on their own
+    line, shown with a bullet. Nothing is added or dropped apart from line breaks and spaces."""
+    out: list[str] = []
+    current = ""
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        line = raw.strip()
+        if not line:
+            if current:
+                out.append(current)
+                current = ""
+            if out and out[-1] != "":
+                out.append("")
+            continue
+        match = _LIST_ITEM.match(line)
+        if match:
+            if current:
+                out.append(current)
+            marker = match.group(0).strip()
+            bullet = "\u2022" if marker in ("-", "*", "\u2022") else marker
+            current = f"{bullet} {line[match.end() :]}"
+        elif line.startswith("|"):  # a table row keeps its own line
+            if current:
+                out.append(current)
+            out.append(line)
+            current = ""
+        else:
+            current = f"{current} {line}" if current else line
+    if current:
+        out.append(current)
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out)
 
 
 class PlainTextBody(QWidget):
@@ -186,21 +238,42 @@ def enable_touch_scrolling(area: QAbstractScrollArea) -> None:
 
 
 class CitationButton(QPushButton):
-    """One cited passage under an answer; clicking asks for the passage to be shown."""
+    """One cited passage under an answer; clicking asks for the passage to be shown.
+
+    Its caption is elided to the width it is given (never wider than the answer), so a long
+    heading cannot push the chat wider than the screen; the full caption is the tooltip and the
+    accessible name.
+    """
 
     citation_clicked = Signal(object)
 
     def __init__(self, citation: Citation, scale: float, parent: QWidget | None = None) -> None:
-        # QPushButton captions are never rich text. A leading icon-like word says what it is.
-        super().__init__(f"Source  {citation_caption(citation)}", parent)
+        # QPushButton captions are never rich text.
+        super().__init__(parent)
         self.citation = citation
+        self.caption = source_caption(citation)
         self.setObjectName("citationButton")
         self.setFont(scaled_font(scale, 0.9))
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setMinimumHeight(int(max(32, 24 * scale)))
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        self.setToolTip("Show the passage this answer came from")
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setToolTip(f"{self.caption}: show the passage this answer came from")
+        self.setAccessibleName(self.caption)
+        self.setText(self.caption)
         self.clicked.connect(self._on_clicked)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), SIZE_HINT_WIDTH), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        padding = 2 * int(14 * max(1.0, self.font().pointSizeF() / BASE_POINT_SIZE)) + 12
+        room = max(0, event.size().width() - padding)
+        self.setText(self.fontMetrics().elidedText(self.caption, Qt.TextElideMode.ElideRight, room))
 
     @Slot()
     def _on_clicked(self) -> None:
@@ -282,6 +355,16 @@ class Bubble(QFrame):
     def citation_buttons(self) -> list[CitationButton]:
         return self.citations.findChildren(CitationButton)
 
+    def set_font_scale(self, scale: float) -> None:
+        """Redraw this bubble's text at another size (the kiosk's A+ / A- buttons)."""
+        self._scale = scale
+        self.header.setFont(scaled_font(scale, 0.8, bold=True))
+        self.status_label.setFont(scaled_font(scale, 0.9))
+        self.body.setFont(scaled_font(scale))
+        for button in self.citation_buttons():
+            button.setFont(scaled_font(scale, 0.9))
+            button.setMinimumHeight(int(max(32, 24 * scale)))
+
 
 class ChatView(QScrollArea):
     """A vertical list of bubbles that follows the newest text unless the reader scrolled up."""
@@ -308,9 +391,13 @@ class ChatView(QScrollArea):
         self._layout.addStretch(1)
         self.setWidget(self._content)
         self._follow = True
+        self._pinned: Bubble | None = None
+        self._scrolling = False
         bar = self.verticalScrollBar()
         bar.rangeChanged.connect(self._on_range_changed)
         bar.valueChanged.connect(self._on_value_changed)
+        bar.actionTriggered.connect(self._on_user_scroll)
+        self.viewport().installEventFilter(self)
 
     def bubbles(self) -> list[Bubble]:
         found = []
@@ -339,32 +426,73 @@ class ChatView(QScrollArea):
             bubble.setParent(None)
             bubble.deleteLater()
         self._follow = True
+        self._pinned = None
         self.verticalScrollBar().setValue(0)
 
     def scroll_to_end(self) -> None:
         self._follow = True
+        self._pinned = None
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
 
     def show_from_top(self, bubble: Bubble) -> None:
         """Scroll so ``bubble`` starts at the top of the view and stop following new text
-        (a finished long answer is read from its beginning, not from its sources line)."""
-        self._layout.activate()
+        (a finished long answer is read from its beginning, not from its sources line).
+
+        The bubbles below may not be laid out yet (the scroll range grows a turn later), so the
+        bubble stays pinned to the top while the range grows, until the reader scrolls."""
         self._follow = False
+        self._pinned = bubble
+        self._layout.activate()
+        self._scroll_to_pinned()
+        QTimer.singleShot(0, self._scroll_to_pinned)
+
+    def set_font_scale(self, scale: float) -> None:
+        """Redraw every bubble at another text size; later bubbles use it too."""
+        self.font_scale = scale
+        for bubble in self.bubbles():
+            bubble.set_font_scale(scale)
+
+    def _scroll_to_pinned(self) -> None:
+        bubble = self._pinned
+        if bubble is None:
+            return
         bar = self.verticalScrollBar()
-        bar.setValue(min(bar.maximum(), max(0, bubble.y() - self._layout.spacing())))
+        self._scrolling = True
+        try:
+            bar.setValue(min(bar.maximum(), max(0, bubble.y() - self._layout.spacing())))
+        finally:
+            self._scrolling = False
 
     def _add(self, bubble: Bubble) -> Bubble:
+        self._pinned = None
         bubble.citation_clicked.connect(self.citation_clicked)
         self._layout.insertWidget(self._layout.count() - 1, bubble)
         self.scroll_to_end()
         return bubble
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # A finger or the wheel on the chat: the reader takes over from the pinned answer.
+        if watched is self.viewport() and event.type() in (
+            QEvent.Type.MouseButtonPress,
+            QEvent.Type.Wheel,
+            QEvent.Type.TouchBegin,
+        ):
+            self._pinned = None
+        return super().eventFilter(watched, event)
+
+    @Slot(int)
+    def _on_user_scroll(self, _action: int) -> None:
+        self._pinned = None
+
     @Slot(int, int)
     def _on_range_changed(self, _minimum: int, maximum: int) -> None:
-        if self._follow:
+        if self._pinned is not None:
+            self._scroll_to_pinned()
+        elif self._follow:
             self.verticalScrollBar().setValue(maximum)
 
     @Slot(int)
     def _on_value_changed(self, value: int) -> None:
-        self._follow = value >= self.verticalScrollBar().maximum() - 4
+        if not self._scrolling:
+            self._follow = self._pinned is None and value >= self.verticalScrollBar().maximum() - 4

@@ -39,7 +39,7 @@ def test_ask_streams_status_tokens_then_citation_line(qtbot, make_window):
     assert bubble.text == "Free parking is behind the building, entrance on Mill Lane [1]."
     assert bubble.status_label.isHidden()
     (button,) = bubble.citation_buttons()
-    assert "[1] Visiting the clinic > Parking" in button.text()
+    assert button.caption == "Source: Parking (Visiting the clinic)"
     assert backend.calls == [("Where can I park?", ())]
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert window.passage_overlay.isVisible()

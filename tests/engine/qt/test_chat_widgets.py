@@ -45,7 +45,8 @@ def test_status_then_tokens_then_citation_line_click(qtbot):
     assert bubble.status_label.isHidden()
     bubble.set_citations((CITATION,))
     (button,) = bubble.citation_buttons()
-    assert "[2] Fees > Private letters" in button.text()
+    assert button.caption == "Source: Private letters (Fees)"
+    assert button.text() in (button.caption, button.caption[: len(button.text()) - 1] + "…")
     assert button.font().pointSizeF() >= 18
     with qtbot.waitSignal(view.citation_clicked, timeout=1000) as blocker:
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
