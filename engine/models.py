@@ -278,3 +278,22 @@ class CheckInAttempt(Base):
     source: Mapped[str] = mapped_column(String(100))
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     __table_args__ = (Index("check_in_attempts_source_at", "source", "at"),)
+
+
+class Alert(Base):
+    """A reception alert: a kiosk emergency (made by a trigger on ``answers``) or "call staff"."""
+
+    __tablename__ = "alerts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(12))  # emergency | help
+    source: Mapped[str] = mapped_column(String(100))
+    answer_id: Mapped[int | None] = mapped_column(ForeignKey("answers.id", ondelete="SET NULL"))
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    responded_by: Mapped[str | None] = mapped_column(String(100))
+    responded_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (
+        CheckConstraint("kind IN ('emergency', 'help')", name="alerts_kind_check"),
+        Index("alerts_open", "responded_at", "created_at"),
+    )

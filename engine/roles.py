@@ -46,12 +46,14 @@ STAFF_WRITABLE = (
     "clinicians",
     "departments",
     "queue_entries",
+    "alerts",
 )
 # The kiosk reaches the waiting room only through these SECURITY DEFINER functions (migration
 # 0002): check-in by reference or date of birth + initial, and a ticket's place in the queue.
 QUEUE_FUNCTIONS = (
     "clinic_check_in(text, date, text, boolean, text, text, integer, integer)",
     "clinic_queue_position(integer, integer)",
+    "clinic_call_staff(text)",
 )
 KIOSK_READABLE = ("documents", "chunks", "embedding_config", "alembic_version")
 
@@ -146,7 +148,9 @@ def init_roles(db: Database, *, kiosk_password: str, staff_password: str) -> lis
             conn.exec_driver_sql(
                 f"GRANT EXECUTE ON FUNCTION {signature} TO {KIOSK_ROLE}, {STAFF_ROLE}"
             )
-        lines.append(f"{KIOSK_ROLE}, {STAFF_ROLE}: check-in and queue position functions.")
+        lines.append(
+            f"{KIOSK_ROLE}, {STAFF_ROLE}: check-in, queue position and call-staff functions."
+        )
 
         # Row-level security: forced, so the owner needs its own policy too.
         for table in RLS_TABLES:

@@ -125,6 +125,12 @@ class StaffServices:
     default_questions: Path | None = None
     #: Releases the database connections (called when the app quits).
     close: Callable[[], None] | None = None
+    #: Today's waiting room (engine.waiting_queue.QueueService); None hides the Queue tab.
+    queue: Any = None
+    #: Reception alerts (engine.alerts.AlertService); None shows no alerts.
+    alerts: Any = None
+    #: The database URL for live notifications (asked on a worker thread); None: no live updates.
+    live_url: Callable[[], str] | None = None
 
 
 class EngineResources:
@@ -339,9 +345,11 @@ def make_staff_backend(resources: EngineResources, username: str) -> AssistantBa
 
 def build_services(settings: Settings, *, embedder: Embedder | None = None) -> StaffServices:
     """The real services. ``embedder`` replaces the configured model (tests pass a fake)."""
+    from engine.alerts import AlertService
     from engine.booking import BookingService
     from engine.review import ReviewService
     from engine.users import UserService
+    from engine.waiting_queue import QueueService
 
     resources = EngineResources(settings, embedder)
 
@@ -359,4 +367,7 @@ def build_services(settings: Settings, *, embedder: Embedder | None = None) -> S
         run_evaluation=lambda path: evaluate(resources, path),
         default_questions=default_questions_file(),
         close=resources.reset,
+        queue=_Lazy(resources, lambda db: QueueService(db, settings.queue)),
+        alerts=_Lazy(resources, AlertService),
+        live_url=lambda: resources.database().url,
     )

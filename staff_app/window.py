@@ -1,8 +1,10 @@
-"""The staff main window: assembles the four tabs, the shortcuts and the status-bar banner.
+"""The staff main window: assembles the tabs, reception alerts, shortcuts and the status banner.
 
 It holds no screen logic of its own. A periodic health check (database and model server) runs on
 a worker thread; the banner appears when something is down and disappears when it recovers,
-without a restart. Window geometry is kept in the QSettings object it is given.
+without a restart. While someone is signed in, one ``LiveUpdates`` listener (database
+notifications) keeps the Queue tab and the reception alerts live. Window geometry is kept in the
+QSettings object it is given.
 """
 
 from __future__ import annotations
@@ -11,12 +13,17 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QMainWindow, QPushButton, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
+from engine.alerts import ALERT_CHANNEL
+from engine.qt.live import LiveUpdates
+from engine.queue_listener import QUEUE_CHANNEL, Change
+from staff_app.alerts_bar import AlertsBar
 from staff_app.appointments_tab import AppointmentsTab
 from staff_app.assistant_tab import AssistantTab
 from staff_app.errors import describe, is_database_down
 from staff_app.knowledge_tab import KnowledgeTab
+from staff_app.queue_tab import QueueTab
 from staff_app.review_tab import ReviewTab
 from staff_app.services import StaffServices
 from staff_app.tasks import Tasks
@@ -57,8 +64,28 @@ class StaffWindow(QMainWindow):
         self.tabs.addTab(self.appointments, "A&ppointments (Ctrl+2)")
         self.tabs.addTab(self.knowledge, "&Knowledge (Ctrl+3)")
         self.tabs.addTab(self.review, "&Review (Ctrl+4)")
+        self.queue = (
+            QueueTab(services.queue, self.tasks, services.booking.departments)
+            if services.queue
+            else None
+        )
+        if self.queue is not None:
+            self.tabs.addTab(self.queue, "&Queue (Ctrl+5)")
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        self.setCentralWidget(self.tabs)
+        self.alerts = AlertsBar(services.alerts, self.tasks)
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.alerts)
+        column.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+        self.live = (
+            LiveUpdates(services.live_url, (QUEUE_CHANNEL, ALERT_CHANNEL), self)
+            if services.live_url is not None
+            else None
+        )
+        if self.live is not None:
+            self.live.changed.connect(self._on_live_change)
         self.assistant.open_appointments.connect(lambda: self.show_tab(1))
 
         self.banner = QLabel("")
@@ -90,6 +117,7 @@ class StaffWindow(QMainWindow):
             ("Ctrl+2", lambda: self.show_tab(1)),
             ("Ctrl+3", lambda: self.show_tab(2)),
             ("Ctrl+4", lambda: self.show_tab(3)),
+            ("Ctrl+5", lambda: self.show_tab(4)),
             ("Ctrl+N", self.new_question),
             ("Ctrl+F", self.find_slot),
             ("Ctrl+B", self._book),
@@ -114,13 +142,19 @@ class StaffWindow(QMainWindow):
         """Start a session for ``user``: every audited call carries their username."""
         self.user = user
         username = user.username
-        for tab in (self.appointments, self.knowledge, self.review):
-            tab.user = username
+        for tab in (self.appointments, self.knowledge, self.review, self.queue, self.alerts):
+            if tab is not None:
+                tab.user = username
         self.user_label.setText(f"Signed in as {user.display_name or username}")
         self.assistant.set_backend(self.services.make_assistant(username))
         self.appointments.load()
         self.knowledge.refresh()
         self.review.refresh()
+        if self.queue is not None:
+            self.queue.start()
+        self.alerts.reload()
+        if self.live is not None:
+            self.live.start()
         self.check_health()
         self.health_timer.start()
         self.show_tab(0)
@@ -129,8 +163,14 @@ class StaffWindow(QMainWindow):
     def sign_out(self) -> None:
         self.assistant.set_backend(None)  # clears the conversation
         self.user = None
-        for tab in (self.appointments, self.knowledge, self.review):
-            tab.user = ""
+        for tab in (self.appointments, self.knowledge, self.review, self.queue, self.alerts):
+            if tab is not None:
+                tab.user = ""
+        if self.queue is not None:
+            self.queue.stop()
+        self.alerts.clear()
+        if self.live is not None:
+            self.live.stop()
         self.user_label.setText("")
         self.health_timer.stop()
         self.signed_out.emit()
@@ -155,6 +195,14 @@ class StaffWindow(QMainWindow):
     def _cancel(self) -> None:
         if self.tabs.currentWidget() is self.appointments:
             self.appointments.cancel_selected()
+
+    def _on_live_change(self, change: object) -> None:
+        if not isinstance(change, Change):
+            return
+        if change.reconnected or change.channel == ALERT_CHANNEL:
+            self.alerts.on_change(change)
+        if self.queue is not None and (change.reconnected or change.channel == QUEUE_CHANNEL):
+            self.queue.on_change(change)
 
     def _on_tab_changed(self, index: int) -> None:
         if self.tabs.widget(index) is self.assistant:
@@ -201,6 +249,10 @@ class StaffWindow(QMainWindow):
 
     def shutdown(self) -> None:
         self.health_timer.stop()
+        if self.live is not None:
+            self.live.stop()
+        if self.queue is not None:
+            self.queue.stop()
         self.assistant.shutdown()
         self.tasks.wait_all()
 

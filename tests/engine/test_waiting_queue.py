@@ -18,71 +18,12 @@ from engine.queue_listener import Change, ChangeListener
 from engine.roles import KIOSK_ROLE, init_roles
 from engine.settings import QueueSettings
 from engine.waiting_queue import CheckIn, QueueService, describe_position
-
-BORN = dt.date(1961, 4, 9)
-
-
-def _now(db: Database) -> dt.datetime:
-    with db.session() as s:
-        return s.execute(sa.text("SELECT now()")).scalar_one()  # type: ignore[no-any-return]
-
-
-class Today:
-    """Departments, clinicians and bookings placed relative to the database's own clock."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self.now = _now(db)
-        self.ids: dict[str, int] = {}
-        with db.session() as s:
-            for dep, clin in (("Physiotherapy", "Dr Lena Fischer"), ("Nursing", "Nurse Shah")):
-                dep_id = s.execute(
-                    sa.text("INSERT INTO departments (name) VALUES (:n) RETURNING id"), {"n": dep}
-                ).scalar_one()
-                self.ids[dep] = s.execute(
-                    sa.text(
-                        "INSERT INTO clinicians (name, department_id) VALUES (:c, :d) RETURNING id"
-                    ),
-                    {"c": clin, "d": dep_id},
-                ).scalar_one()
-
-    def book(
-        self,
-        name: str,
-        minutes_from_now: int,
-        *,
-        born: dt.date | None = BORN,
-        department: str = "Physiotherapy",
-        reference: str | None = None,
-        status: str = "booked",
-    ) -> str:
-        at = self.now + dt.timedelta(minutes=minutes_from_now)
-        reference = reference or f"CL-{len(self.ids) + 100:06d}".replace("0", "A").replace("1", "B")
-        with self.db.session() as s:
-            slot = s.execute(
-                sa.text(
-                    "INSERT INTO slots (clinician_id, starts_at, duration_minutes) "
-                    "VALUES (:c, :t, 15) RETURNING id"
-                ),
-                {"c": self.ids[department], "t": at},
-            ).scalar_one()
-            s.execute(
-                sa.text(
-                    "INSERT INTO appointments (slot_id, reference, patient_name, contact_number, "
-                    "date_of_birth, status, created_by) VALUES (:s, :r, :n, '07700 900123', :b, "
-                    ":st, 'test')"
-                ),
-                {"s": slot, "r": reference, "n": name, "b": born, "st": status},
-            )
-        self.ids[reference] = slot
-        return reference
+from tests.support.waiting_room import BORN, Today, too_close_to_midnight
 
 
 @pytest.fixture
 def today(db: Database) -> Today:
-    # Near midnight "today" in London could end within the test; the clinic is closed then.
-    local = _now(db).astimezone(dt.timezone(dt.timedelta(0)))
-    if local.hour == 23 and local.minute > 50:
+    if too_close_to_midnight(db):
         pytest.skip("too close to midnight for same-day bookings")
     return Today(db)
 
