@@ -47,6 +47,7 @@ from engine.safety import (
     route_question,
 )
 from engine.settings import Settings
+from engine.validation import checked_question
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +172,7 @@ class Assistant:
         return mode
 
     def answer(self, question: str, history: Sequence[Turn] = ()) -> Iterator[AnswerEvent]:
+        question = checked_question(question)  # NUL/broken text: refused, unless an emergency
         start = self.clock()
         timings: dict[str, float] = {}
         texts = self.settings.texts

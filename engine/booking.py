@@ -27,6 +27,7 @@ from engine.db import Database
 from engine.demo_schedule import seed_schedule
 from engine.errors import BookingError, SlotTaken, ValidationError
 from engine.references import new_reference, normalise_reference
+from engine.validation import clean_text
 
 __all__ = [
     "AppointmentView",
@@ -95,6 +96,9 @@ def normalise_uk_phone(text: str) -> str:
 
 
 def _validate(request: BookingRequest) -> tuple[str, str, str]:
+    clean_text(request.patient_name, "Patient name")
+    clean_text(request.contact_number, "Contact number")
+    clean_text(request.reason, "Reason")
     name = " ".join(request.patient_name.split())
     if not name:
         raise ValidationError("Patient name is required.")
@@ -303,7 +307,7 @@ class BookingService:
 
     def search(self, text: str) -> list[AppointmentView]:
         """By reference (exact), patient name (contains) or phone (digits); booked first."""
-        text = " ".join(text.split())
+        text = " ".join(clean_text(text, "The search").split())
         if not text:
             return []
         clauses = ["a.patient_name ILIKE :name ESCAPE '\\'"]

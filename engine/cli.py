@@ -15,6 +15,7 @@ from pathlib import Path
 from engine import cli_admin, cli_ops, cli_queue
 from engine.errors import ClinicError
 from engine.settings import Settings, load_settings
+from engine.validation import clean_text, loggable
 
 Handler = Callable[[argparse.Namespace, Settings], int]
 
@@ -279,17 +280,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Arguments that name files or folders: a non-UTF-8 byte is legal in a POSIX file name.
+PATH_ARGUMENTS = frozenset({"folders", "file", "config", "data_dir", "json", "plot"})
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """ValidationError (one sentence) for a NUL, control character or non-UTF-8 byte in any
+    argument that is not a path (a question, a username, a display name...)."""
+    for name, value in sorted(vars(args).items()):
+        if isinstance(value, str) and name not in PATH_ARGUMENTS:
+            label = name if name in ("question", "username") else "--" + name.replace("_", "-")
+            clean_text(value, f"The argument {label}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from engine import logs
+    from engine.preflight import check_start
 
     try:
+        check_arguments(args)
         settings = load_settings(args.config, args.data_dir)
+        check_start(settings)
         logs.configure_logging(settings, "cli", verbose=args.verbose)
         return COMMANDS[args.command](args, settings)
     except ClinicError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {loggable(str(exc))}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file the command was told to write or read: one sentence
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error: {exc.strerror or exc}{where}.", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

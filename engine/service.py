@@ -26,6 +26,7 @@ from engine.protocols import ChatModel, Embedder
 from engine.roles import KIOSK_ROLE, init_roles
 from engine.safety import route_question
 from engine.settings import Settings
+from engine.validation import checked_question, loggable
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +143,8 @@ class ServiceBackend:
 
     def answer(self, question: str, history: Sequence[Turn] = ()) -> Iterator[AnswerEvent]:
         # Safety routing needs neither the database nor the embedder: an emergency is answered
-        # even when both are down.
+        # even when both are down (and even with a NUL in it: checked_question cleans it then).
+        question = checked_question(question)
         decision = route_question(question)
         if decision.route is Route.EMERGENCY:
             try:  # shown first, logged after, even if the consumer stops at this event
@@ -163,7 +165,7 @@ class ServiceBackend:
                 AnswerLogEntry(
                     channel=self.channel,
                     audience=self.audience,
-                    question=question,
+                    question=loggable(question),
                     route=Route.EMERGENCY.value,
                     route_reason=reason,
                     outcome="emergency",

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication
 from engine.errors import ClinicError
 from engine.events import DoneEvent
 from engine.logs import configure_logging, install_excepthooks, remove_logging
+from engine.preflight import check_start
 from engine.protocols import AssistantBackend
 from engine.settings import KioskSettings, Settings, load_settings
 
@@ -62,6 +63,7 @@ def main(argv: Sequence[str] | None = None, backend_factory: BackendFactory | No
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings(args.config, args.data_dir)
+        check_start(settings)  # writable data folder, well-formed DSN: else one sentence
     except ClinicError as error:
         print(error, file=sys.stderr)
         return 2

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from engine.errors import ClinicError
 from engine.logs import configure_logging, install_excepthooks, remove_logging
+from engine.preflight import check_start
 from engine.settings import APP_AUTHOR, APP_NAME, Settings, load_settings
 from staff_app.errors import describe
 from staff_app.login_dialog import LoginDialog
@@ -56,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(argv) if argv is not None else None)
     try:
         settings = load_settings(config_file=args.config, data_dir=args.data_dir)
+        check_start(settings)  # writable data folder, well-formed DSN: else one sentence
     except ClinicError as error:
         print(describe(error), file=sys.stderr)
         return 2
