@@ -53,6 +53,9 @@ INPUTS: dict[str, Callable[[int], str]] = {
     "one-word lines": _repeat("word\n"),
     "separator-like rows": _repeat("|" + " " * 50 + "-\n"),
     "sentences, no breaks": _repeat("This is one sentence. "),
+    "unclosed emphasis": _repeat("**a *b _c ~~d `e "),
+    "unclosed links": _repeat("[a [b](c [d]["),
+    "unclosed tags": _repeat("<a href='x' <b "),
 }
 
 

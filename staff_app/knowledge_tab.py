@@ -262,7 +262,10 @@ class KnowledgeTab(QWidget):
 
     def choose_files(self) -> None:
         files, _filter = QFileDialog.getOpenFileNames(
-            self, "Ingest documents", "", "Documents (*.md *.txt *.docx *.pdf)"
+            self,
+            "Ingest documents",
+            "",
+            "Documents (*.md *.markdown *.txt *.docx *.pdf *.html *.htm)",
         )
         if files:
             self.ingest([Path(f) for f in files], folders=False)

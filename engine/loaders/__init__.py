@@ -22,10 +22,12 @@ from engine.documents import (
 )
 from engine.errors import DocumentUnreadable
 from engine.loaders.docx import load_docx
+from engine.loaders.html import load_html
 from engine.loaders.markdown import load_markdown
 from engine.loaders.pdf import load_pdf
+from engine.loaders.text import load_text
 
-SUPPORTED_SUFFIXES = (".md", ".markdown", ".docx", ".pdf")
+SUPPORTED_SUFFIXES = (".md", ".markdown", ".docx", ".pdf", ".txt", ".html", ".htm")
 
 
 def load_document(path: Path) -> LoadedDocument:
@@ -58,6 +60,10 @@ def load_document(path: Path) -> LoadedDocument:
         document = load_docx(path)
     elif suffix == ".pdf":
         document = load_pdf(path)
+    elif suffix in (".html", ".htm"):
+        document = load_html(path)
+    elif suffix == ".txt":
+        document = load_text(path, read_text(path))
     else:
         document = load_markdown(path, read_text(path))
     document = _cleaned(document, shown)

@@ -7,8 +7,11 @@ document unreadable with a reason a person can act on.
 Blocks: ATX (``#``..``######``) and setext headings become headings; blank-line separated
 paragraphs become text blocks (soft line breaks joined with a space); a list stays one block with
 its bullets, even a loose one; a table stays one block of ``cell | cell`` rows (the ``|---|``
-separator row is dropped); fenced code is kept verbatim. HTML comments are removed: they are
-authors' notes that readers never see, and must not become answers on a kiosk.
+separator row is dropped); fenced code is kept verbatim without its fences; blockquotes are plain
+paragraphs. HTML comments are removed: they are authors' notes that readers never see, and must
+not become answers on a kiosk (an unclosed one refuses the file). Text is rendered as a reader
+sees it (:mod:`engine.loaders.markdown_render`): HTML tags, link targets and definitions, and
+emphasis markers never reach a block.
 
 This module must never invent metadata (no audience means ``None``) nor drop visible words.
 """
@@ -30,12 +33,19 @@ from engine.documents import (
 )
 from engine.errors import DocumentUnreadable
 from engine.loaders.limits import check_time
+from engine.loaders.markdown_render import (
+    is_link_definition,
+    link_definitions,
+    prepare_html,
+    render_inline,
+)
 
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _TABLE_ROW = re.compile(r"^\s*\|")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])[ \t]*(?:\1[ \t]*){2,}$")
 _SEPARATOR_CHARS = frozenset("|:- \t")
+_QUOTE = re.compile(r"^ {0,3}> ?")
 
 #: Front matter is a few lines of metadata; anything bigger is refused before YAML sees it.
 MAX_FRONT_MATTER_CHARS = 16_000
@@ -172,9 +182,18 @@ def _is_table_separator(line: str) -> bool:
     return "-" in line and set(line) <= _SEPARATOR_CHARS
 
 
-def _table_row(line: str) -> str:
+def _table_row(line: str, labels: set[str]) -> str:
     cells = line.strip().strip("|").split("|")
-    return " | ".join(cell.strip() for cell in cells)
+    return " | ".join(render_inline(cell.strip(), labels) for cell in cells)
+
+
+def _unquote(line: str) -> str:
+    """A blockquote line without its ``>`` markers: quotes are read as plain paragraphs."""
+    while True:
+        match = _QUOTE.match(line)
+        if match is None:
+            return line
+        line = line[match.end() :]
 
 
 def parse_blocks(body: str, path: Path) -> list[Block]:
@@ -188,34 +207,41 @@ def parse_blocks(body: str, path: Path) -> list[Block]:
         nonlocal para, kind
         if para:
             if kind == "text":
-                text = " ".join(line.strip() for line in para)
+                text = " ".join(render_inline(line.strip(), labels) for line in para)
             elif kind == "table":
-                text = "\n".join(_table_row(line) for line in para if not _is_table_separator(line))
+                text = "\n".join(
+                    _table_row(line, labels) for line in para if not _is_table_separator(line)
+                )
             else:
-                text = "\n".join(line.rstrip() for line in para)
+                text = "\n".join(render_inline(line.rstrip(), labels) for line in para)
             if text.strip():
                 blocks.append(Block("text", text.strip()))
         para, kind = [], ""
 
-    lines = strip_comments(body, path).split("\n")
+    lines = prepare_html(strip_comments(body, path)).split("\n")
+    labels = link_definitions(lines)
     index = 0
     while index < len(lines):
-        line = lines[index]
+        line = _unquote(lines[index])
         index += 1
         if index % _TIME_CHECK_LINES == 0:
             check_time()
         fence = _FENCE.match(line)
         if fence:
             flush()
-            code = [line]
+            code: list[str] = []
             while index < len(lines):
-                code.append(lines[index])
                 index += 1
-                if lines[index - 1].strip().startswith(fence.group(1)):
+                if _unquote(lines[index - 1]).strip().startswith(fence.group(1)):
                     break
-            text = "\n".join(code).strip()
-            blocks.append(Block("text", text))
+                code.append(_unquote(lines[index - 1]))
+            text = "\n".join(code).strip()  # the code a reader sees, without the fences
+            if text:
+                blocks.append(Block("text", text))
             pending_blank = False
+            continue
+        if labels and is_link_definition(line):
+            pending_blank = True  # "[prices]: https://...": a target, not words to read
             continue
         if not line.strip():
             pending_blank = True
@@ -223,14 +249,14 @@ def parse_blocks(body: str, path: Path) -> list[Block]:
         heading = _atx_heading(line)
         if heading:
             flush()
-            text = normalise_space(heading[1])
+            text = normalise_space(render_inline(heading[1], labels))
             if text:
                 blocks.append(Block("heading", text, heading[0]))
             pending_blank = False
             continue
         setext = _setext_level(line)
         if setext and kind == "text" and len(para) == 1 and not pending_blank:
-            text = normalise_space(para[0])
+            text = normalise_space(render_inline(para[0], labels))
             para, kind = [], ""
             blocks.append(Block("heading", text, setext))
             continue

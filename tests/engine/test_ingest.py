@@ -169,7 +169,7 @@ def test_bad_files_are_reported_and_the_rest_still_ingest(
     root = tmp_path / "k" / "public"
     write(root, "hours.md", "Opening hours")
     (root / "empty.md").write_text("", encoding="utf-8")
-    (root / "notes.txt").write_text("hello", encoding="utf-8")
+    (root / "notes.rtf").write_text("hello", encoding="utf-8")
     (root / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
     report = Ingester(db, FakeEmbedder(), settings).ingest_folders([tmp_path / "k"])
     by_slug = {r.slug: r for r in report.results}
@@ -178,7 +178,7 @@ def test_bad_files_are_reported_and_the_rest_still_ingest(
         assert by_slug[slug].status == "failed", slug
         assert by_slug[slug].error
     assert "empty" in (by_slug["empty"].error or "")
-    assert ".txt" in (by_slug["notes"].error or "")
+    assert ".rtf" in (by_slug["notes"].error or "")
 
 
 def test_changing_the_chunking_settings_reembeds(
