@@ -6,8 +6,12 @@ passes: fixed "I don't know", no model call) -> grounded prompt -> streamed toke
 guard on the finished text (uncited: the bubble is replaced by the fixed refusal).
 
 Without a model (extractive mode, no host configured, or the server failing before any token)
-the answer quotes the best passages word for word with their citations. If the model fails
-mid-stream, the partial text is replaced: a half answer is never presented as final.
+the answer quotes the one to three sentences of the kept passages that answer (``extractive``),
+word for word with their citations; the whole passage is one tap away in the citation. If the
+model fails mid-stream, the partial text is replaced: a half answer is never presented as final.
+When the guard refuses a model's answer, those quotes are shown instead of "I don't know" (they
+add no detail of their own) and the model's text goes to the review log; when the model itself
+says the refusal sentence, the refusal stands.
 
 Every answer is written to the answer log after its final event; a logging failure never turns
 into an error on screen.
@@ -36,6 +40,7 @@ from engine.events import (
     TokenEvent,
     Turn,
 )
+from engine.extractive import Quote, choose
 from engine.prompting import PROMPT_VERSION, build_messages
 from engine.protocols import ChatModel, Embedder
 from engine.retrieval import RetrievedPassage, Retriever
@@ -55,7 +60,6 @@ SEARCHING = "Searching the clinic's documents..."
 WRITING = "Writing the answer..."
 EXTRACTIVE_STATUS = "Quoting the clinic's documents directly."
 EXTRACTIVE_INTRO = "The clinic's documents say:"
-EXTRACTIVE_PASSAGES = 2
 ROUTER_TIMEOUT = 4.0
 FOLLOW_UP_WORDS = 6
 STOP_ROUTES = (Route.EMERGENCY, Route.CLINICAL)
@@ -74,6 +78,7 @@ class AnswerInProgress:
     timings: Mapping[str, float] = field(default_factory=dict)
     best: float | None = None
     prompt_version: str | None = None  # set once a prompt was sent to a model
+    quotes: tuple[Quote, ...] = ()  # sentences of the kept passages that answer, best first
 
     def with_timings(self, more: Mapping[str, float]) -> AnswerInProgress:
         return replace(self, timings={**self.timings, **more})
@@ -115,15 +120,18 @@ def _citation(number: int, passage: RetrievedPassage) -> Citation:
     )
 
 
-def extractive_answer(passages: Sequence[RetrievedPassage]) -> tuple[str, tuple[Citation, ...]]:
-    """The best passages quoted word for word, each with its citation. Never claims they answer."""
-    chosen = list(passages[:EXTRACTIVE_PASSAGES])
+def extractive_answer(
+    passages: Sequence[RetrievedPassage], quotes: Sequence[Quote]
+) -> tuple[str, tuple[Citation, ...]]:
+    """The one to three sentences that answer, each quoted word for word with the citation of its
+    passage (the citation holds the whole passage). Never claims more than the quotes say."""
+    chosen = choose(quotes)
+    numbers: dict[int, int] = {}
     parts = [EXTRACTIVE_INTRO]
-    for number, passage in enumerate(chosen, start=1):
-        parts.append(f"[{number}] {passage.label}:\n\u201c{passage.text}\u201d")
-    sources = ", ".join(f"[{n}]" for n in range(1, len(chosen) + 1))
-    parts.append(f"Sources: {sources}")
-    citations = tuple(_citation(n, p) for n, p in enumerate(chosen, start=1))
+    for quote in chosen:
+        number = numbers.setdefault(quote.passage, len(numbers) + 1)
+        parts.append(f"\u201c{quote.unit.text}\u201d [{number}]")
+    citations = tuple(_citation(n, passages[index]) for index, n in numbers.items())
     return "\n\n".join(parts), citations
 
 
@@ -218,15 +226,21 @@ class Assistant:
         timings["search"] = self.clock() - t
         passages = list(result.passages)
         progress = AnswerInProgress(
-            question, decision.route, decision.reason, start, timings, result.best_similarity
+            question,
+            decision.route,
+            decision.reason,
+            start,
+            timings,
+            result.best_similarity,
+            quotes=result.quotes,
         )
-        if not passages:
+        if not passages or not result.quotes:
             yield from self._finish(progress, Ending(Outcome.NO_ANSWER, texts.refusal))
             return
 
         if self.generation_mode == "extractive":
             yield StatusEvent(EXTRACTIVE_STATUS)
-            text, citations = extractive_answer(passages)
+            text, citations = extractive_answer(passages, progress.quotes)
             yield TokenEvent(text)
             yield from self._finish(progress, Ending(Outcome.EXTRACTIVE, text, citations))
             return
@@ -295,7 +309,7 @@ class Assistant:
     ) -> Iterator[AnswerEvent]:
         """Job 2: a model failure becomes the extractive answer (replacing any partial text)."""
         log.warning("model failed: %s", reply.failure)
-        text, citations = extractive_answer(passages)
+        text, citations = extractive_answer(passages, progress.quotes)
         if reply.text:
             yield ReplaceEvent(text, "model_failed")
         else:
@@ -326,10 +340,13 @@ class Assistant:
                 yield ReplaceEvent(refusal, "refusal")
             ending = Ending(Outcome.NO_ANSWER, refusal, model=model, tokens=tokens)
         elif not verdict.ok:
-            yield ReplaceEvent(refusal, verdict.reason or "guard")
+            # The passages passed the gate: quote the sentences that answer instead of refusing.
+            text, citations = extractive_answer(passages, progress.quotes)
+            yield ReplaceEvent(text, verdict.reason or "guard")
             ending = Ending(
                 Outcome.GUARDED,
-                refusal,
+                text,
+                citations,
                 guard_reason=verdict.reason,
                 original=original,
                 model=model,

@@ -8,6 +8,8 @@ Rules this module must keep:
 - Fusion orders; it never judges. The gate uses cosine similarity and term evidence, is applied
   to every candidate before the cut to ``max_passages``, and when nothing passes, the caller says
   the fixed "I don't know" sentence without calling a model.
+- Sentence-level evidence (``engine.extractive``) is the gate's last step, in both answer modes:
+  when no sentence of any kept passage carries the question's subject, nothing is kept.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from __future__ import annotations
 import datetime as dt
 import math
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import sqlalchemy as sa
 
 from engine.db import Database
+from engine.extractive import Quote, find_quotes
 from engine.settings import Settings
 
 
@@ -53,6 +56,9 @@ class RetrievedPassage:
 class SearchResult:
     passages: tuple[RetrievedPassage, ...]  # passed the gate, fused order, at most max_passages
     candidates: tuple[RetrievedPassage, ...]  # everything both arms returned (for evaluation)
+    term_weights: Mapping[str, float] = field(default_factory=dict)  # question lexeme -> IDF
+    # The sentences of ``passages`` that answer, best first (``Quote.passage`` indexes passages).
+    quotes: tuple[Quote, ...] = ()
 
     @property
     def best_similarity(self) -> float | None:
@@ -256,7 +262,10 @@ class Retriever:
             replace(by_id[cid], fused_score=score) for cid, score in fused if cid in by_id
         )
         kept = tuple(p for p in candidates if self.passes_gate(p))[: self.config.max_passages]
-        return SearchResult(passages=kept, candidates=candidates)
+        quotes = tuple(find_quotes(question_text, [(p.label, p.text) for p in kept], weights))
+        if not quotes:
+            kept = ()  # no sentence carries the question's subject: the fixed refusal
+        return SearchResult(kept, candidates, weights, quotes)
 
     def passes_gate(self, passage: RetrievedPassage) -> bool:
         """Absolute evidence only, never the fused score: similarity over the model's floor

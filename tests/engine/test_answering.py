@@ -206,22 +206,34 @@ def test_the_prompt_offers_numbered_passages_and_the_refusal(db: Database, fake:
     assert "Front desk" not in user  # a public question is never offered staff text
 
 
-def test_uncited_answer_is_replaced_by_the_refusal_and_logged(db: Database, fake: Settings) -> None:
+def _assert_verbatim_quotes(db: Database, final: DoneEvent) -> None:
+    """Every quote is a sentence of a stored passage, cited by a number whose passage holds it."""
+    quotes = re.findall("\u201c(.*?)\u201d \\[(\\d+)\\]", final.text, re.DOTALL)
+    assert quotes and len(quotes) <= 3, final.text
+    by_number = {c.number: " ".join(c.text.split()) for c in final.citations}
+    stored = [" ".join(t.split()) for t in chunk_texts(db)]
+    for quote, number in quotes:
+        assert quote in by_number[int(number)], (quote, number)
+        assert any(quote in chunk for chunk in stored), quote
+    assert "|" not in final.text
+
+
+def test_uncited_answer_is_replaced_by_quoted_sentences_and_logged(
+    db: Database, fake: Settings
+) -> None:
     reply = "The flu vaccine costs £15 for adults."
     events = ask(db, fake, FLU, chat=FakeChat().queue(reply))
-    replace = [e for e in events if isinstance(e, ReplaceEvent)]
-    assert replace == [ReplaceEvent(fake.texts.refusal, "no_citation")]
     final = done(events)
-    assert (final.outcome, final.text, final.citations) == (
-        Outcome.GUARDED,
-        fake.texts.refusal,
-        (),
-    )
-    assert shown(events) == fake.texts.refusal
+    replace = [e for e in events if isinstance(e, ReplaceEvent)]
+    assert replace == [ReplaceEvent(final.text, "no_citation")]
+    assert final.outcome is Outcome.GUARDED
+    assert final.text != fake.texts.refusal and "\u201cThe flu vaccine costs £15" in final.text
+    _assert_verbatim_quotes(db, final)
+    assert shown(events) == final.text
     row = answer_rows(db)[-1]
-    assert (row.outcome, row.shown_text) == ("guarded", fake.texts.refusal)
+    assert (row.outcome, row.shown_text) == ("guarded", final.text)
     assert (row.original_text, row.guard_reason) == (reply, "no_citation")
-    assert row.citations == []
+    assert [c["heading_path"] for c in row.citations] == [c.heading_path for c in final.citations]
 
 
 def test_citation_never_offered_is_removed_from_the_shown_text(
@@ -242,10 +254,12 @@ def test_citation_never_offered_is_removed_from_the_shown_text(
     assert answer_rows(db)[-1].original_text == reply
 
 
-def test_only_invalid_citations_is_refused(db: Database, fake: Settings) -> None:
+def test_only_invalid_citations_is_replaced_by_quotes(db: Database, fake: Settings) -> None:
     events = ask(db, fake, FLU, chat=FakeChat().queue("The flu vaccine costs £15 [7]."))
     assert done(events).outcome is Outcome.GUARDED
-    assert done(events).text == fake.texts.refusal
+    assert "[7]" not in done(events).text
+    _assert_verbatim_quotes(db, done(events))
+    assert answer_rows(db)[-1].original_text == "The flu vaccine costs £15 [7]."
 
 
 def test_a_tidied_phone_number_is_refused(db: Database, fake: Settings) -> None:
@@ -253,7 +267,9 @@ def test_a_tidied_phone_number_is_refused(db: Database, fake: Settings) -> None:
     n = number_of(passages, "Opening hours and contact > Telephone")
     events = ask(db, fake, PHONE, chat=FakeChat().queue(f"Call reception on 020 7946 0010 [{n}]."))
     assert done(events).outcome is Outcome.GUARDED
-    assert done(events).text == fake.texts.refusal
+    # The model's wrong number is gone; the sentences shown instead are the documents' own.
+    assert "0010" not in done(events).text
+    _assert_verbatim_quotes(db, done(events))
     assert answer_rows(db)[-1].guard_reason.startswith("unverified_detail")
     # ...while the number exactly as written is shown.
     good = f"Call reception on 020 7946 0100 [{n}]."
@@ -314,14 +330,10 @@ def test_extractive_mode_quotes_passages_word_for_word(
     assert StatusEvent(EXTRACTIVE_STATUS) in events
     final = done(events)
     assert final.outcome is Outcome.EXTRACTIVE
-    quotes = _quotes(final.text)
-    assert quotes and len(quotes) == len(final.citations)
-    stored = chunk_texts(db)
-    for quote, citation in zip(quotes, final.citations, strict=True):
-        assert any(quote in chunk for chunk in stored), quote
-        assert quote == citation.text
-    assert "Sources: [1]" in final.text
-    assert "£15" in final.text
+    _assert_verbatim_quotes(db, final)
+    assert "\u201cThe flu vaccine costs £15 for adults.\u201d [1]" in final.text
+    # The whole passage is one tap away: the citation holds it, not the bubble.
+    assert "## Vaccinations" not in final.text and final.citations[0].text.startswith("The flu")
     assert shown(events) == final.text
     assert answer_rows(db)[-1].prompt_version is None  # no prompt was sent
 
@@ -483,7 +495,7 @@ def test_stream_failure_after_tokens_replaces_the_partial_text(
     assert replace.text == final.text == shown(events)
     partial = "".join(t.text for t in tokens)
     assert partial not in final.text
-    assert _quotes(final.text) and "Sources:" in final.text
+    _assert_verbatim_quotes(db, final)
 
 
 def limited(settings: Settings, url: str, num_predict: int, max_chars: int) -> Settings:

@@ -138,8 +138,14 @@ def test_ask_extractive_quotes_public_passages_only(
 ) -> None:
     question = "What is the pathology courier account code and the flu vaccine cost?"
     assert main([*cli, "ask", "--extractive", question]) == 0
+    # The public half alone does not carry the question's subject: no quote, and no staff text.
+    assert "PX-4471" not in capsys.readouterr().out
+    assert main([*cli, "ask", "--extractive", "How much does the flu vaccine cost?"]) == 0
     public = capsys.readouterr()
     assert "PX-4471" not in public.out and "£15" in public.out
     assert "outcome: extractive" in public.err
-    assert main([*cli, "ask", "--extractive", "--audience", "staff", question]) == 0
+    staff_question = "What is the pathology courier account code?"
+    assert main([*cli, "ask", "--extractive", staff_question]) == 0
+    assert "PX-4471" not in capsys.readouterr().out
+    assert main([*cli, "ask", "--extractive", "--audience", "staff", staff_question]) == 0
     assert "PX-4471" in capsys.readouterr().out

@@ -1,0 +1,479 @@
+"""Sentence-level evidence: which sentences of the kept passages answer a question, if any.
+
+Decides two things, for both answer modes:
+- **Answerability.** A question is answerable only if some sentence, list item or table row of a
+  kept passage carries its *subject*: enough of the question's rare terms (IDF-weighted, stemmed,
+  typos within one or two letters of a passage word forgiven) in the sentence and its headings,
+  some of them in the sentence itself, and, when the question asks for a kind of detail (a price,
+  a time, a duration, a phone number, an email address, a count), that kind of detail in the
+  sentence. No such sentence: the caller says the fixed "I don't know" sentence (a gym is not
+  answered from the car park passage; a price is not answered from a passage on how a test is done).
+- **The extractive answer.** The one to three best such sentences, each quoted word for word with
+  the citation number of its passage. Markdown tables become "Header: value, Header: value" lines.
+
+It must never: change a word of what it quotes (only line wraps are joined and Markdown emphasis
+markers dropped), show raw table pipes, quote a sentence that failed the subject check, call a
+model or the database, or raise on any input. It is a pure function of the question, the
+passages and the retriever's term weights.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from py_rust_stemmers import SnowballStemmer
+
+MAX_QUOTES = 3
+# Share of the question's term weight that a sentence plus its headings must carry...
+MIN_COVER = 0.5
+# ...of which the sentence itself carries at least this much.
+MIN_OWN_COVER = 0.2
+# Weight multiplier of a question word that no kept passage contains.
+# Further quotes must score at least this fraction of the best one.
+SECONDARY_RATIO = 0.75
+
+_STEMMER = SnowballStemmer("english")
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# PostgreSQL's english stop words (the Snowball list), so both sides drop the same words, plus
+# words that only frame a question.
+_STOP = _wordset(
+    """i me my myself we our ours ourselves you your yours yourself yourselves he him his himself
+    she her hers herself it its itself they them their theirs themselves what which who whom this
+    that these those am is are was were be been being have has had having do does did doing a an
+    the and but if or because as until while of at by for with about against between into through
+    during before after above below to from up down in out on off over under again further then
+    once here there when where why how all any both each few more most other some such no nor not
+    only own same so than too very s t can will just don should now
+    hi hiya hello hey please thanks thank cheers ok okay could would might may must shall
+    anyone someone somebody anybody tell know wondering wonder need want like im ive id dont
+    get got go going clinic clinics come back take use make happen let"""
+)
+
+# A few everyday words and the words the clinic's documents use for the same thing. Checked in
+# both directions only through this table; everything else must match by stem, prefix or typo.
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "jab": ("vaccin", "vaccine", "inject"),
+    "tablet": ("medicin", "prescript"),
+    "pill": ("medicin", "prescript"),
+    "med": ("medicin", "prescript"),
+    "medic": ("medicin", "prescript"),
+    "money": ("refund", "pay", "paid", "price", "charg"),
+    "refund": ("money",),
+    "shut": ("close", "closed"),
+    "surgeri": ("clinic",),
+    "kid": ("child", "children"),
+    "translat": ("interpret",),
+    "disabl": ("access", "accessible", "wheelchair", "blue"),
+    "night": ("even",),
+    "doctor": ("gp", "clinician"),
+    "gp": ("doctor",),
+    "a&e": ("emerg",),
+}
+
+# Chat spellings of question words: never the subject ("wat time dose it open").
+_TEXTSPEAK = _wordset("wat wot wht pls plz u ur r y ya yr abt cn wen whn hw thx ty im ive")
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+# --------------------------------------------------------------------------- what a question asks
+
+_PRICE_Q = re.compile(
+    r"\b(cost|costs|price|prices|priced|fee|fees|charge|charged|charges|expensive|cheap|"
+    r"pay for|how much (?:is|are|does|do|will|would|for|to)\b)",
+    re.IGNORECASE,
+)
+_FREE_Q = re.compile(r"\bfree\b", re.IGNORECASE)
+_PHONE_Q = re.compile(
+    r"\b(phone|telephone)\s+number\b|\bnumber\b.*\b(ring|call|phone)\b|\b(ring|call|phone)\b.*"
+    r"\bnumber\b",
+    re.IGNORECASE,
+)
+_EMAIL_Q = re.compile(
+    r"\be-?mail\s+address\b|\bwhat(?:'s|\s+is)\s+(?:the|your)\s+e-?mail\b", re.IGNORECASE
+)
+_DURATION_Q = re.compile(
+    r"\bhow\s+(long|many\s+(?:days|hours|minutes|weeks)|far\s+(?:ahead|in\s+advance)|soon|"
+    r"early|quickly)\b|\bwhen\s+will\b.*\b(back|ready|arrive)\b",
+    re.IGNORECASE,
+)
+_TIME_Q = re.compile(
+    r"\b(what\s+time|opening\s+hours|open(?:ing)?\s+times|when\s+(?:\w+\s+){0,4}"
+    r"(?:open|opens|close|closes|shut|shuts)|\w+ing\s+hours)\b",
+    re.IGNORECASE,
+)
+# "Do you have a gym (in the car park)?": the thing asked about must be in the sentence itself.
+_EXISTENCE_Q = re.compile(
+    r"\b(?:do\s+you\s+(?:have|do|offer|sell|provide|run)|is\s+there|are\s+there|have\s+you\s+got)"
+    r"\s+(?:an?\s+|any\s+|some\s+)?(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)"
+    r"(?=\s+(?:in|at|on|for|with|near|inside|outside|here|there|while|when|if|to|that|which)\b"
+    r"|\s*[?.!,]|\s*$)",
+    re.IGNORECASE,
+)
+_COUNT_Q = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
+# Words that only say which kind of detail is asked for; the detail itself is checked instead.
+_CUE_WORDS = _wordset(
+    "cost costs price prices priced fee fees charge charged charges much long many time times "
+    "number phone telephone ring call email mail open opens opening close closes shut shuts "
+    "hours expensive cheap far ahead advance soon early quickly day days week "
+    "weeks minute minutes hour month months year years"
+)
+
+_PRICE = re.compile(
+    r"[£$€]\s?\d|\d\s?(?:p|pence|pounds?)\b|\d\s?%|\bfree\b|\bno charge\b|\bnot charge\b",
+    re.IGNORECASE,
+)
+_FREE = re.compile(r"\bfree\b|\bno charge\b|\bnot charge\b|[£$€]\s?\d|\bcharge\b", re.IGNORECASE)
+_PHONE = re.compile(
+    r"\b\d{3,5}\s?\d{3,4}\s?\d{3,4}\b|\bext\.?\s?\d{3,5}\b|\b\d{3}\s\d{3}\b|\b(?:999|111|112)\b"
+)
+_EMAIL = re.compile(r"\S+@\S+\.\w+")
+_NUMBER_WORDS = (
+    r"(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|a|an|half\s+an?)"
+)
+_DURATION = re.compile(
+    _NUMBER_WORDS + r"(?:\s+(?:to|or|and)\s+" + _NUMBER_WORDS + r")?[\s-]+(?:full\s+|working\s+|"
+    r"clear\s+)*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b|\bsame day\b|"
+    r"\bovernight\b|\bstraight away\b",
+    re.IGNORECASE,
+)
+_TIME = re.compile(
+    r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\bclosed\b|\bmidday\b|\bnoon\b|"
+    r"\b24 hours\b",
+    re.IGNORECASE,
+)
+_COUNT = re.compile(r"\b\d+\b|\b(one|two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
+
+_EVIDENCE = {
+    "price": _PRICE,
+    "free": _FREE,
+    "phone": _PHONE,
+    "email": _EMAIL,
+    "duration": _DURATION,
+    "time": _TIME,
+    "count": _COUNT,
+}
+
+
+def answer_kind(question: str) -> str | None:
+    """The kind of detail the question asks for, or None for an open or yes/no question."""
+    if _EMAIL_Q.search(question):
+        return "email"
+    if _PHONE_Q.search(question):
+        return "phone"
+    if _PRICE_Q.search(question):
+        return "price"
+    if _DURATION_Q.search(question):
+        return "duration"
+    if _TIME_Q.search(question):
+        return "time"
+    if _COUNT_Q.search(question):
+        return "count"
+    if _FREE_Q.search(question):
+        return "free"
+    return None
+
+
+# --------------------------------------------------------------------------- splitting passages
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One sentence, list-item sentence or table row of a passage, as it is shown.
+
+    ``near`` is what the unit is directly about beyond its own words (its section's title, the
+    line that introduces its list or table); ``context`` adds the heading path and the sentence
+    before it. Both are scored, never shown."""
+
+    text: str
+    near: str
+    context: str
+    position: int  # order within its passage
+
+
+_EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
+_LIST_MARK = re.compile(r"^\s*(?:[-*\u2022\u2013]|\d{1,2}[.)])\s+")
+_SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"\u201d\u2019)]?\s+(?=[\"\u201c(]?[A-Z0-9\u00a3])")
+_ABBREVIATIONS = ("e.g.", "i.e.", "dr.", "mr.", "mrs.", "ms.", "st.", "no.", "ext.", "approx.")
+
+
+def _clean(text: str) -> str:
+    return " ".join(_EMPHASIS.sub(r"\2", text).split())
+
+
+def _sentences(text: str) -> list[str]:
+    parts: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if parts and parts[-1].lower().rsplit(None, 1)[-1] in _ABBREVIATIONS:
+            parts[-1] = f"{parts[-1]} {piece}"
+        else:
+            parts.append(piece)
+    return parts
+
+
+def _is_table_line(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.count("|") >= 1 and (stripped.startswith("|") or " | " in stripped)
+
+
+def _cells(line: str) -> list[str]:
+    stripped = line.strip()
+    if stripped.startswith("|"):
+        stripped = stripped[1:]
+    if stripped.endswith("|"):
+        stripped = stripped[:-1]
+    return [_clean(c) for c in stripped.split("|")]
+
+
+def table_rows(lines: Sequence[str]) -> list[str]:
+    """Markdown table lines -> "Header: value, Header: value" lines (never a raw pipe)."""
+    rows = [_cells(line) for line in lines]
+    rows = [r for r in rows if not all(_SEPARATOR_CELL.match(c) or not c for c in r)]
+    if not rows:
+        return []
+    header, body = rows[0], rows[1:]
+    if not body:
+        return [", ".join(c for c in header if c)]
+    rendered = []
+    for row in body:
+        pairs = []
+        for index, cell in enumerate(row):
+            if not cell:
+                continue
+            name = header[index] if index < len(header) else ""
+            pairs.append(f"{name}: {cell}" if name else cell)
+        if pairs:
+            rendered.append(", ".join(pairs))
+    return rendered
+
+
+def _blocks(text: str) -> list[tuple[str, list[str]]]:
+    """Lines grouped into paragraphs, list items and tables (wrapped lines joined)."""
+    blocks: list[tuple[str, list[str]]] = []
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        if not line.strip():
+            blocks.append(("blank", []))
+        elif _is_table_line(line):
+            if blocks and blocks[-1][0] == "table":
+                blocks[-1][1].append(line)
+            else:
+                blocks.append(("table", [line]))
+        elif _LIST_MARK.match(line):
+            blocks.append(("item", [_LIST_MARK.sub("", line, count=1)]))
+        elif blocks and blocks[-1][0] in ("para", "item") and blocks[-1][1]:
+            blocks[-1][1].append(line)
+        else:
+            blocks.append(("para", [line]))
+    return [b for b in blocks if b[0] != "blank"]
+
+
+def split_units(text: str, headings: str = "") -> list[Unit]:
+    """A passage's sentences, list-item sentences and table rows, in reading order."""
+    section = headings.rsplit(">", 1)[-1].strip()
+    units: list[Unit] = []
+    lead_in = ""
+    for kind, lines in _blocks(text):
+        near = f"{section} {lead_in}" if kind in ("item", "table") else section
+        texts = table_rows(lines) if kind == "table" else _sentences(_clean(" ".join(lines)))
+        previous = ""
+        for sentence in texts:
+            context = f"{headings} {near} {previous}".strip()
+            units.append(Unit(sentence, near.strip(), context, len(units)))
+            if kind != "table":
+                previous = sentence
+        if kind == "para":
+            joined = _clean(" ".join(lines))
+            lead_in = joined if joined.endswith(":") else ""
+    return units
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+_NUMBERISH = re.compile(
+    r"^(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|first|"
+    r"second|third|half)$"
+)
+
+
+@lru_cache(maxsize=8192)
+def _stem(word: str) -> str:
+    stem = str(_STEMMER.stem_word(word))
+    # "buses" -> "buse" but "bus" -> "bus": a final e is dropped on both sides.
+    return stem[:-1] if len(stem) >= 4 and stem.endswith("e") else stem
+
+
+def stems(text: str) -> set[str]:
+    """Content-word stems as PostgreSQL's english configuration makes them (near enough)."""
+    words = _WORD.findall(text.lower().replace("\u2019", "'"))
+    return {_stem(w.split("'")[0]) for w in words if w.split("'")[0] not in _STOP}
+
+
+def _within(a: str, b: str, limit: int) -> bool:
+    """Edit distance of a and b (a swap of two neighbouring letters counts one) <= ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return False
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        before, previous = previous, current
+    return previous[-1] <= limit
+
+
+# The framing words a typo is respelt to (a short list: "near" must not become "year").
+_QUESTION_WORDS = sorted(
+    _wordset(
+        "long much many before after what when where which does have cost price open close hours "
+        "phone number email"
+    )
+)
+
+
+def _respell(question: str, vocabulary: set[str]) -> str:
+    """Misspelt question words ("lnog", "befor", "hwo") -> the question word they are one edit
+    from, unless the passages use them. Only question and cue words are respelt here."""
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group(0)
+        lower = word.lower()
+        if len(lower) < 4 or lower in _STOP or lower in _CUE_WORDS or _stem(lower) in vocabulary:
+            return word
+        for known in _QUESTION_WORDS:
+            if known[0] == lower[0] and _within(lower, known, 1):
+                return known
+        return word
+
+    return re.sub(r"[A-Za-z]+", fix, question)
+
+
+def _repair(term: str, vocabulary: set[str]) -> str:
+    """A misspelt question term -> the passage word it is one (or, if long, two) letters from."""
+    if term in vocabulary or len(term) < 4 or term.isdigit() or term in _SYNONYMS:
+        return term
+    limit = 2 if len(term) >= 7 else 1
+    for word in sorted(vocabulary):
+        if word[:1] == term[:1] and _within(term, word, limit):
+            return word
+    return term
+
+
+def _matches(term: str, words: set[str]) -> bool:
+    """The term, a synonym of it, or a longer word it is the start of ("prep" -> "prepar")."""
+    if term in words:
+        return True
+    if any(alt in words for alt in _SYNONYMS.get(term, ())):
+        return True
+    return len(term) >= 4 and any(w.startswith(term) for w in words)
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A sentence that answers, with the index of its passage and how well it matched."""
+
+    passage: int
+    unit: Unit
+    score: float
+
+
+def question_terms(
+    question: str, weights: Mapping[str, float], vocabulary: set[str]
+) -> dict[str, float]:
+    """The question's content stems (typos repaired against ``vocabulary``) and their weights.
+
+    Weights are the retriever's IDF weights by lexeme; a stem it did not weigh counts as rare.
+    Numbers and the words that only say which kind of detail is asked for are left out."""
+    heaviest = max(weights.values(), default=1.0)
+    terms: dict[str, float] = {}
+    for word in _WORD.findall(question.lower().replace("\u2019", "'")):
+        word = word.split("'")[0]
+        if word in _STOP or word in _CUE_WORDS or _NUMBERISH.match(word) or len(word) < 2:
+            continue
+        raw = str(_STEMMER.stem_word(word))
+        stem = _stem(word)
+        weight = weights.get(raw, weights.get(word, heaviest))
+        if word in _TEXTSPEAK:
+            continue
+        terms[_repair(stem, vocabulary)] = max(weight, 0.05)
+    return terms
+
+
+def find_quotes(
+    question: str, passages: Sequence[tuple[str, str]], weights: Mapping[str, float]
+) -> list[Quote]:
+    """Every sentence of the passages (``(headings, text)`` pairs) that answers the question,
+    best first. Empty when none carries the question's subject: the question is unanswerable."""
+    try:
+        return _find_quotes(question, passages, weights)
+    except Exception:  # pragma: no cover - a pure function never breaks an answer; refuse instead
+        return []
+
+
+def _find_quotes(
+    question: str, passages: Sequence[tuple[str, str]], weights: Mapping[str, float]
+) -> list[Quote]:
+    split = [split_units(text, headings) for headings, text in passages]
+    unit_stems = [
+        [(stems(u.text), stems(u.near), stems(u.context)) for u in units] for units in split
+    ]
+    vocabulary: set[str] = set()
+    for triples in unit_stems:
+        for text_stems, near, context in triples:
+            vocabulary |= text_stems | near | context
+    question = _respell(question, vocabulary)
+    terms = question_terms(question, weights, vocabulary)
+    total = sum(terms.values())
+    thing = _EXISTENCE_Q.search(question)
+    required = set(question_terms(thing.group("thing"), weights, vocabulary)) if thing else set()
+    kind = answer_kind(question)
+    evidence = _EVIDENCE.get(kind) if kind else None
+    quotes: list[Quote] = []
+    for index, units in enumerate(split):
+        for unit, (text_stems, near, context) in zip(units, unit_stems[index], strict=True):
+            if evidence is not None and not evidence.search(unit.text):
+                continue
+            if total:
+                mine = text_stems | near
+                text_cover = sum(w for t, w in terms.items() if _matches(t, text_stems)) / total
+                own_cover = sum(w for t, w in terms.items() if _matches(t, mine)) / total
+                cover = sum(w for t, w in terms.items() if _matches(t, mine | context)) / total
+            elif evidence is not None:
+                text_cover = own_cover = cover = 1.0  # only a kind of detail was asked
+            else:
+                continue
+            if cover < MIN_COVER or own_cover < MIN_OWN_COVER:
+                continue
+            if not all(_matches(t, text_stems | near) for t in required):
+                continue
+            score = cover + own_cover + 0.1 * text_cover - 0.02 * index
+            quotes.append(Quote(index, unit, score))
+    quotes.sort(key=lambda q: (-q.score, q.passage, q.unit.position))
+    return quotes
+
+
+def choose(quotes: Sequence[Quote]) -> list[Quote]:
+    """At most MAX_QUOTES quotes close to the best one, in passage then reading order."""
+    if not quotes:
+        return []
+    best = quotes[0].score
+    chosen = [q for q in quotes if q.score >= SECONDARY_RATIO * best][:MAX_QUOTES]
+    first = quotes[0].passage
+    return sorted(chosen, key=lambda q: (q.passage != first, q.passage, q.unit.position))

@@ -1,0 +1,184 @@
+"""Sentence-level evidence (engine.extractive): splitting, tables, answerability, choice.
+
+Pure tests: no database, no embedder. The weights stand in for the retriever's IDF weights
+(rarer words weigh more)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.extractive import (
+    MAX_QUOTES,
+    answer_kind,
+    choose,
+    find_quotes,
+    split_units,
+    table_rows,
+)
+
+PARKING = (
+    "Car park",
+    "The clinic car park is behind the building. The car park has 40 spaces, including 4 blue "
+    "badge bays next to the rear entrance.\n\n- £1.50 per hour, up to a maximum of £6.00 per day.\n"
+    "- The first 15 minutes are free, for dropping off and picking up.",
+)
+CHAPERONES = (
+    "Visiting the clinic > Chaperones",
+    "You can ask for a chaperone for any examination or appointment. A chaperone is a trained "
+    "member of staff who stays in the room during an examination.",
+)
+FASTING = (
+    "Preparing for your test > Blood tests > Fasting blood tests",
+    "Some blood tests need you to fast. Your doctor or nurse will tell you if your test is a "
+    "fasting test.\n\n- Do not eat or drink anything except plain water for **10 to 12 hours** "
+    "before the test. For most people, this means nothing after 21:00 the evening before.\n"
+    "- You can drink plain water as normal.",
+)
+SERVICES = (
+    "Vaccinations and travel health",
+    "Riverside Family Clinic offers NHS vaccinations for children and adults, and a private "
+    "travel health clinic. Assistance dogs are welcome throughout the clinic.",
+)
+HOURS = (
+    "Opening hours and contact > Opening hours",
+    "The building is open at these times:\n\n| Day | Building open | Phone lines |\n"
+    "|---|---|---|\n| Monday | 8:00 to 18:30 | 8:00 to 18:30 |\n"
+    "| Saturday | 9:00 to 12:30 | closed |",
+)
+WEIGHTS = {
+    "gym": 4.6,
+    "chaperon": 3.5,
+    "fast": 3.0,
+    "blood": 2.0,
+    "test": 1.3,
+    "acupunctur": 4.6,
+    "cat": 4.6,
+    "bring": 2.3,
+    "saturday": 3.0,
+    "park": 2.1,
+    "car": 2.5,
+    "wifi": 4.6,
+}
+
+
+def quotes_for(question: str, *passages: tuple[str, str]) -> list[str]:
+    return [q.unit.text for q in choose(find_quotes(question, list(passages), WEIGHTS))]
+
+
+# -- splitting --------------------------------------------------------------------------------
+
+
+def test_markdown_table_becomes_header_value_lines_never_pipes() -> None:
+    units = split_units(HOURS[1], HOURS[0])
+    texts = [u.text for u in units]
+    assert "Day: Monday, Building open: 8:00 to 18:30, Phone lines: 8:00 to 18:30" in texts
+    assert "Day: Saturday, Building open: 9:00 to 12:30, Phone lines: closed" in texts
+    assert not any("|" in t or "---" in t for t in texts)
+
+
+def test_table_as_the_loaders_write_it_without_outer_pipes() -> None:
+    assert table_rows(["Test | Usual time", "Blood tests | 3 to 5 working days"]) == [
+        "Test: Blood tests, Usual time: 3 to 5 working days"
+    ]
+    assert table_rows(["|---|---|"]) == []
+
+
+def test_sentences_items_and_wrapped_lines_are_quoted_word_for_word() -> None:
+    text = (
+        "Please allow 2 full working days. Weekends do not count, e.g. Saturday.\n"
+        "- Call ext. 4471 for the endoscopy\n  coordinator before 15:00.\n"
+        "- Bring a snack to eat after your test."
+    )
+    assert [u.text for u in split_units(text)] == [
+        "Please allow 2 full working days.",
+        "Weekends do not count, e.g. Saturday.",
+        "Call ext. 4471 for the endoscopy coordinator before 15:00.",
+        "Bring a snack to eat after your test.",
+    ]
+
+
+def test_a_word_ending_in_st_is_not_an_abbreviation() -> None:
+    texts = [u.text for u in split_units(FASTING[1])]
+    assert "Some blood tests need you to fast." in texts
+    assert (
+        "Do not eat or drink anything except plain water for 10 to 12 hours before the test."
+        in texts
+    )
+
+
+def test_emphasis_markers_are_dropped_but_no_word_changes() -> None:
+    texts = [u.text for u in split_units("Please allow **2 full working days** for it.")]
+    assert texts == ["Please allow 2 full working days for it."]
+
+
+@pytest.mark.parametrize(
+    "text", ["", "|", "||||\n|--|", "\x00", "- ", "**", "a" * 20000, "1. \n2. \n", "| a |\n| b |"]
+)
+def test_odd_text_never_raises(text: str) -> None:
+    split_units(text, "x > y")
+    assert isinstance(find_quotes("How much is it?", [("x", text)], {}), list)
+
+
+# -- answerability ------------------------------------------------------------------------------
+
+
+def test_a_gym_is_not_answered_from_the_car_park() -> None:
+    assert quotes_for("Do you have a gym?", PARKING) == []
+    assert quotes_for("Do you have a gym in the car park?", PARKING) == []
+    assert quotes_for("Is there a gym near the car park?", PARKING) == []
+
+
+def test_a_price_never_stated_is_not_answered_from_the_passage_about_it() -> None:
+    assert quotes_for("How much does a chaperone cost?", CHAPERONES) == []
+    assert quotes_for("what's the fee for a chaperone", CHAPERONES) == []
+    # ...while the question the passage does answer is answered from it.
+    assert quotes_for("Can I ask for a chaperone?", CHAPERONES)
+
+
+def test_a_service_not_offered_and_a_rule_never_mentioned_are_refused() -> None:
+    assert quotes_for("Do you offer acupuncture?", SERVICES) == []
+    assert quotes_for("Can I bring my cat?", SERVICES) == []
+    assert quotes_for("Do you have free wifi?", SERVICES, PARKING) == []
+
+
+def test_the_fasting_answer_is_the_sentence_with_the_duration() -> None:
+    quotes = quotes_for("How long do I need to fast before a blood test?", FASTING)
+    assert quotes == [
+        "Do not eat or drink anything except plain water for 10 to 12 hours before the test."
+    ]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["how lnog must i fast befor a blood tset", "HOW LONG DO I FAST BEFORE BLOOD TESTS"],
+)
+def test_typos_and_case_still_find_the_answer(question: str) -> None:
+    assert any("10 to 12 hours" in q for q in quotes_for(question, FASTING))
+
+
+def test_a_time_question_is_answered_by_a_table_row() -> None:
+    quotes = quotes_for("What time do you open on Saturday?", HOURS)
+    assert quotes[0] == "Day: Saturday, Building open: 9:00 to 12:30, Phone lines: closed"
+
+
+def test_at_most_three_quotes_even_when_many_sentences_match() -> None:
+    text = "\n".join(f"- Car park rule {n}: the car park closes at 18:{n:02d}." for n in range(9))
+    quotes = quotes_for("When does the car park close?", ("Car park", text))
+    assert 1 <= len(quotes) <= MAX_QUOTES == 3
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("How much is a flu jab?", "price"),
+        ("how long does an MRI take", "duration"),
+        ("What time do you close on Friday?", "time"),
+        ("what number do I ring for results", "phone"),
+        ("What's the email address for billing?", "email"),
+        ("Can I email my prescription request?", None),
+        ("Is parking free?", "free"),
+        ("Do you take American Express?", None),
+    ],
+)
+def test_the_kind_of_detail_asked_for(question: str, kind: str | None) -> None:
+    assert answer_kind(question) == kind

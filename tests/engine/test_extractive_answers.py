@@ -1,0 +1,156 @@
+"""What a patient sees on the sample knowledge with the real embedder: short cited quotes,
+tables as lines, refusals where no sentence carries the question's subject, and the guard's
+refusal of a model reply turned into quotes (while a model's own refusal stays a refusal).
+
+One database, ingested once for the module (the real MiniLM embedder takes a while)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+import sqlalchemy as sa
+
+from engine import db as dbm
+from engine.answering import EXTRACTIVE_INTRO, Assistant
+from engine.embeddings import load_embedder
+from engine.events import AnswerEvent, DoneEvent, Outcome, ReplaceEvent, TokenEvent
+from engine.ingest import Ingester
+from engine.paths import knowledge_dir
+from engine.protocols import ChatModel, Embedder
+from engine.settings import DatabaseSettings, Settings
+from tests.conftest import TEMPLATE_DB, _with_db
+from tests.support.clinic_corpus import answer_rows
+from tests.support.fake_chat import FakeChat
+
+FASTING = "How long do I need to fast before a blood test?"
+QUOTE = re.compile("\u201c(.*?)\u201d \\[(\\d+)\\]", re.DOTALL)
+
+
+@dataclass
+class Clinic:
+    db: dbm.Database
+    settings: Settings
+    embedder: Embedder
+
+    def ask(self, question: str, chat: ChatModel | None = None) -> list[AnswerEvent]:
+        assistant = Assistant(
+            self.db, self.embedder, self.settings, audience="public", chat=chat, channel="test"
+        )
+        return list(assistant.answer(question))
+
+
+@pytest.fixture(scope="module")
+def clinic(pg_admin_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Clinic]:
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(pg_admin_url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE_DB}"'))
+    settings = Settings(
+        data_dir=tmp_path_factory.mktemp("sample") / "data",
+        database=DatabaseSettings(url=_with_db(pg_admin_url, name)),
+    )
+    database = dbm.open_database(settings)
+    embedder = load_embedder(settings)
+    report = Ingester(database, embedder, settings, user="test").ingest_folders([knowledge_dir()])
+    assert not report.failed, report.failed
+    yield Clinic(database, settings, embedder)
+    database.dispose()
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def final(events: list[AnswerEvent]) -> DoneEvent:
+    assert isinstance(events[-1], DoneEvent)
+    return events[-1]
+
+
+def shown(events: list[AnswerEvent]) -> str:
+    text = ""
+    for event in events:
+        if isinstance(event, TokenEvent):
+            text += event.text
+        elif isinstance(event, ReplaceEvent):
+            text = event.text
+    return text
+
+
+def assert_quoted_from_cited_passages(done: DoneEvent) -> list[str]:
+    """At most three quotes, each a sentence of the passage its [n] cites, no raw pipes."""
+    quotes = QUOTE.findall(done.text)
+    assert 1 <= len(quotes) <= 3, done.text
+    assert done.text.startswith(EXTRACTIVE_INTRO)
+    passages = {c.number: c.text.replace("**", "") for c in done.citations}
+    for quote, number in quotes:
+        passage = passages[int(number)]
+        if quote not in " ".join(passage.split()):
+            # A table row, shown as "Header: value, ...": every value is in one row of it.
+            values = [piece.split(": ", 1)[-1] for piece in quote.split(", ")]
+            rows = [line for line in passage.splitlines() if "|" in line]
+            assert any(all(v in row for v in values) for row in rows), (quote, number)
+    assert "|" not in done.text
+    # Nothing is shown outside the intro and the quotes.
+    assert QUOTE.sub("", done.text.removeprefix(EXTRACTIVE_INTRO)).strip() == ""
+    return [q for q, _ in quotes]
+
+
+def test_the_fasting_answer_is_at_most_three_cited_sentences(clinic: Clinic) -> None:
+    events = clinic.ask(FASTING)
+    done = final(events)
+    assert done.outcome is Outcome.EXTRACTIVE
+    quotes = assert_quoted_from_cited_passages(done)
+    assert any("10 to 12 hours" in q for q in quotes)
+    assert shown(events) == done.text
+    # The whole passage is one tap away: the citation carries all of it.
+    cited = done.citations[0]
+    assert "Fasting blood tests are only booked in the morning" in cited.text
+    assert len(cited.text) > len(" ".join(quotes))
+
+
+def test_opening_hours_are_table_lines_never_pipes(clinic: Clinic) -> None:
+    done = final(clinic.ask("What time does the clinic open on Saturday?"))
+    quotes = assert_quoted_from_cited_passages(done)
+    assert "Day: Saturday, Building open: 9:00 to 12:30, Phone lines: closed" in quotes
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do you have a gym?",
+        "Do you have a gym in the car park?",
+        "How much does an allergy test cost?",
+        "Do you offer acupuncture?",
+    ],
+)
+def test_no_sentence_carries_the_subject_so_the_refusal_without_a_model_call(
+    clinic: Clinic, question: str
+) -> None:
+    chat = FakeChat.raising()
+    done = final(clinic.ask(question, chat=chat))
+    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
+    assert done.citations == ()
+
+
+def test_a_guard_refused_model_reply_becomes_quotes_and_the_original_is_logged(
+    clinic: Clinic,
+) -> None:
+    reply = "You must fast for 24 hours before any blood test."  # uncited and wrong
+    events = clinic.ask(FASTING, chat=FakeChat().queue(reply))
+    done = final(events)
+    assert done.outcome is Outcome.GUARDED
+    quotes = assert_quoted_from_cited_passages(done)
+    assert any("10 to 12 hours" in q for q in quotes)
+    assert "24 hours before any" not in done.text and shown(events) == done.text
+    row = answer_rows(clinic.db)[-1]
+    assert (row.original_text, row.shown_text) == (reply, done.text)
+    assert row.guard_reason
+
+
+def test_the_models_own_refusal_stays_the_refusal(clinic: Clinic) -> None:
+    refusal = clinic.settings.texts.refusal
+    done = final(clinic.ask(FASTING, chat=FakeChat().queue(refusal)))
+    assert (done.outcome, done.text, done.citations) == (Outcome.NO_ANSWER, refusal, ())
