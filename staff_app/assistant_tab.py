@@ -27,8 +27,8 @@ from engine.qt import AnswerRunner, Bubble, ChatView, PassageViewer, citation_ca
 from staff_app.errors import describe
 
 GUARDED_NOTE = (
-    "The model's draft did not cite the documents properly, so it was replaced by the standard "
-    "refusal. The draft is in the Review tab."
+    "The model's draft did not pass the citation check, so it was replaced by the documents' own "
+    "sentences. The draft is in the Review tab."
 )
 NO_SOURCES = "Sources for the latest answer appear here."
 EMERGENCY_HEADER = "\N{WARNING SIGN} EMERGENCY: the fixed emergency advice"
