@@ -89,15 +89,14 @@ def record_answer(db: Database, entry: AnswerLogEntry) -> int:
 
 
 def purge_expired(db: Database, retention_days: int) -> int:
-    """Delete answers older than the retention period, except those a reviewer decided on."""
+    """Delete answers older than the retention period, except those a reviewer decided on.
+
+    Runs through the SECURITY DEFINER function of migration 0005, so the kiosk role (which may
+    not delete answers) purges too, and nothing but expired answers can be deleted that way."""
     if retention_days <= 0:
         return 0
     with db.session() as session:
-        result = session.execute(
-            sa.text(
-                "DELETE FROM answers a WHERE a.created_at < now() - make_interval(days => :d) "
-                "AND NOT EXISTS (SELECT 1 FROM review_decisions r WHERE r.answer_id = a.id)"
-            ),
-            {"d": retention_days},
-        )
-    return int(getattr(result, "rowcount", 0) or 0)
+        deleted = session.execute(
+            sa.text("SELECT clinic_purge_expired_answers(:d)"), {"d": int(retention_days)}
+        ).scalar()
+    return int(deleted or 0)

@@ -55,6 +55,8 @@ QUEUE_FUNCTIONS = (
     "clinic_queue_position(integer, integer)",
     "clinic_call_staff(text)",
 )
+# Retention purge (migration 0005): deletes only answers past their retention, never others.
+PURGE_FUNCTION = "clinic_purge_expired_answers(integer)"
 KIOSK_READABLE = ("documents", "chunks", "embedding_config", "alembic_version")
 
 _PUBLIC_CHUNK = (
@@ -151,6 +153,10 @@ def init_roles(db: Database, *, kiosk_password: str, staff_password: str) -> lis
         lines.append(
             f"{KIOSK_ROLE}, {STAFF_ROLE}: check-in, queue position and call-staff functions."
         )
+        conn.exec_driver_sql(
+            f"GRANT EXECUTE ON FUNCTION {PURGE_FUNCTION} TO {KIOSK_ROLE}, {STAFF_ROLE}"
+        )
+        lines.append(f"{KIOSK_ROLE}, {STAFF_ROLE}: purge of answers past their retention.")
 
         # Row-level security: forced, so the owner needs its own policy too.
         for table in RLS_TABLES:

@@ -12,6 +12,7 @@ import re
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
 
 import sqlalchemy as sa
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 MAX_SUGGESTIONS = 6
 # Answers past their retention are deleted at start and then daily (kiosks run for months).
 PURGE_EVERY_SECONDS = 24 * 3600
+MAX_UNLOGGED = 500
 
 
 def build_chat(settings: Settings) -> ChatModel | None:
@@ -80,6 +82,8 @@ class ServiceBackend:
         self._db = db
         self._lock = threading.Lock()
         self._purged_at: float | None = None  # monotonic time of the last retention purge
+        # Emergencies routed while the database was down, written when it is back (bounded).
+        self._unlogged: deque[AnswerLogEntry] = deque(maxlen=MAX_UNLOGGED)
 
     def database(self) -> Database:
         with self._lock:
@@ -91,8 +95,8 @@ class ServiceBackend:
             self._purged_at = now
             try:
                 purge_expired(db, self.settings.logging.answer_retention_days)
-            except Exception:  # the kiosk role may not delete; the staff desk purges then
-                log.info("old answers not purged from this connection", exc_info=True)
+            except Exception as exc:  # never blocks answering; tried again the next day
+                log.warning("Old answers were not purged: %s", str(exc).splitlines()[0][:200])
         return db
 
     def _open(self) -> Database:
@@ -158,27 +162,54 @@ class ServiceBackend:
             return
         yield from self.assistant().answer(question, history)
 
+    def record_emergency(self, question: str) -> None:
+        """Log an emergency an app routed itself (the kiosk decides in its GUI thread, before
+        any call to ``answer``). Queued in memory while the database is down."""
+        self._log_emergency(question, route_question(question).reason or "decided by the app")
+
     def _log_emergency(self, question: str, reason: str) -> None:
+        entry = AnswerLogEntry(
+            channel=self.channel,
+            audience=self.audience,
+            question=loggable(question),
+            route=Route.EMERGENCY.value,
+            route_reason=reason,
+            outcome="emergency",
+            shown_text=self.settings.texts.emergency,
+            username=self.username,
+        )
         try:
-            record_answer(
-                self.database(),
-                AnswerLogEntry(
-                    channel=self.channel,
-                    audience=self.audience,
-                    question=loggable(question),
-                    route=Route.EMERGENCY.value,
-                    route_reason=reason,
-                    outcome="emergency",
-                    shown_text=self.settings.texts.emergency,
-                    username=self.username,
-                ),
+            record_answer(self.database(), entry)
+        except Exception as exc:
+            with self._lock:
+                self._unlogged.append(entry)
+            log.warning(
+                "An emergency could not be logged yet (%s); it is kept and logged when the "
+                "database is back",
+                str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__,
             )
-        except Exception:
-            log.warning("could not log an emergency routing", exc_info=True)
+        else:
+            self._flush_unlogged()
+
+    def _flush_unlogged(self) -> None:
+        """Write emergencies kept while the database was down (oldest first)."""
+        while True:
+            with self._lock:
+                if not self._unlogged:
+                    return
+                entry = self._unlogged[0]
+            try:
+                record_answer(self.database(), entry)
+            except Exception:
+                return  # still down: kept for the next successful check
+            with self._lock:
+                if self._unlogged and self._unlogged[0] is entry:
+                    self._unlogged.popleft()
 
     def check_database(self) -> None:
         try:
             self.database().ping()
+            self._flush_unlogged()
         except DatabaseUnavailable:
             with self._lock:
                 if self._db is not None:

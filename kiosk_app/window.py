@@ -12,6 +12,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import QEvent, QObject, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QResizeEvent
@@ -53,6 +54,14 @@ EMERGENCY_BUBBLE = (
 STOPPED = "This answer was stopped."
 
 Router = Callable[[str], Route | None]
+
+
+@runtime_checkable
+class EmergencyRecorder(Protocol):
+    """A backend that writes an emergency the kiosk routed itself to the answer log
+    (``engine.service.ServiceBackend.record_emergency``; it queues while the database is down)."""
+
+    def record_emergency(self, question: str) -> None: ...
 
 
 def default_router() -> Router:
@@ -239,10 +248,9 @@ class KioskWindow(QWidget):
     def _log_emergency(self, question: str) -> None:
         """Write the emergency to the answer log off the GUI thread (the backend queues it
         while the database is down). Backends without a log (fakes) are skipped."""
-        record = getattr(self.backend, "record_emergency", None)
-        if not callable(record):
+        if not isinstance(self.backend, EmergencyRecorder):
             return
-        call = BackgroundCall(functools.partial(record, question), self)
+        call = BackgroundCall(functools.partial(self.backend.record_emergency, question), self)
         self._emergency_logs = [c for c in self._emergency_logs if c.is_running()]
         self._emergency_logs.append(call)
         call.start()

@@ -103,6 +103,8 @@ def test_emergency_banner_appears_in_the_same_turn_without_calling_the_backend(
     assert answer_bubble(window).text == EMERGENCY_BUBBLE
     assert not window.runner.is_running()
     assert backend.calls == []
+    # Logged off the GUI thread (the answer log never learns of it otherwise).
+    qtbot.waitUntil(lambda: backend.emergencies_logged == ["my dad has chest pain"], timeout=5000)
 
 
 def test_emergency_from_the_engine_when_no_router_is_available(qtbot, make_window, settings):

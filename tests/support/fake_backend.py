@@ -78,6 +78,7 @@ class FakeBackend:
     blocked: threading.Event = field(default_factory=threading.Event)
     calls: list[tuple[str, tuple[Turn, ...]]] = field(default_factory=list)
     database_checks: int = 0
+    emergencies_logged: list[str] = field(default_factory=list)
     closed_early: threading.Event = field(default_factory=threading.Event)
     completed: threading.Event = field(default_factory=threading.Event)
 
@@ -100,6 +101,10 @@ class FakeBackend:
         except GeneratorExit:
             self.closed_early.set()
             raise
+
+    def record_emergency(self, question: str) -> None:
+        """The kiosk logs the emergencies it routes itself (engine.service.ServiceBackend)."""
+        self.emergencies_logged.append(question)
 
     def check_database(self) -> None:
         self.database_checks += 1
