@@ -54,6 +54,7 @@ QUEUE_FUNCTIONS = (
     "clinic_check_in(text, date, text, boolean, text, text, integer, integer)",
     "clinic_queue_position(integer, integer)",
     "clinic_call_staff(text)",
+    "clinic_called_tickets(text, integer)",
 )
 # Retention purge (migration 0005): deletes only answers past their retention, never others.
 PURGE_FUNCTION = "clinic_purge_expired_answers(integer)"

@@ -99,6 +99,16 @@ class QueueItem:
 
 
 @dataclass(frozen=True)
+class CalledTicket:
+    """One line of the waiting-room display board: never a name."""
+
+    ticket: int
+    room: str
+    state: str
+    called_at: datetime
+
+
+@dataclass(frozen=True)
 class DaySummary:
     arrived: int
     seen: int
@@ -218,6 +228,27 @@ class QueueService:
             room=row["room"],
             estimated_from_history=bool(row["measured"]),
         )
+
+    def called_tickets(self, limit: int = 6) -> list[CalledTicket]:
+        """Today's most recent calls for the display board (works for the kiosk role)."""
+        with self.db.session() as s:
+            rows = (
+                s.execute(
+                    sa.text("SELECT * FROM clinic_called_tickets(:tz, :limit)"),
+                    {"tz": self.tz.key, "limit": limit},
+                )
+                .mappings()
+                .all()
+            )
+        return [
+            CalledTicket(
+                ticket=int(r["ticket"]),
+                room=str(r["room"] or ""),
+                state=str(r["state"]),
+                called_at=r["called_at"].astimezone(self.tz),
+            )
+            for r in rows
+        ]
 
     # ----- the desk -------------------------------------------------------------------------
 

@@ -38,6 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--smoke-test", action="store_true", help="answer one question, print it and quit"
     )
     parser.add_argument(
+        "--display",
+        action="store_true",
+        help="the waiting-room board for a TV: called tickets and rooms, never names",
+    )
+    parser.add_argument(
         "--allow-default-pin",
         action="store_true",
         help="start full screen even with the shipped exit PIN (demonstrations only)",
@@ -132,6 +137,9 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
             print(f"smoke test failed: {error}", file=sys.stderr)
             return 1
 
+    if args.display:
+        return _run_display(args, settings, backend)
+
     from kiosk_app import style
     from kiosk_app.window import KioskWindow
 
@@ -154,6 +162,40 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
     QTimer.singleShot(0, window.activateWindow)
     code = app.exec()
     window.shutdown()
+    return int(code)
+
+
+def _run_display(args: argparse.Namespace, settings: Settings, backend: AssistantBackend) -> int:
+    """The waiting-room board: read-only, so no exit PIN (it takes no input at all)."""
+    from engine.qt.live import LiveUpdates
+    from engine.queue_listener import QUEUE_CHANNEL
+    from engine.waiting_queue import QueueService
+    from kiosk_app.display_board import DisplayBoard
+
+    database = getattr(backend, "database", None)
+    if not callable(database):
+        print("The display needs the clinic's database.", file=sys.stderr)
+        return 2
+
+    def load() -> list[object]:
+        return list(QueueService(database(), settings.queue).called_tickets())
+
+    install_excepthooks()
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    board = DisplayBoard(settings.kiosk.clinic_name, load)
+    live = LiveUpdates(lambda: str(database().url), (QUEUE_CHANNEL,))
+    live.changed.connect(board.on_change)
+    live.start()
+    board.reload()
+    if settings.kiosk.fullscreen and not args.windowed:
+        board.showFullScreen()
+    else:
+        board.resize(1280, 720)
+        board.show()
+    code = app.exec()
+    live.stop()
+    board.shutdown()
     return int(code)
 
 

@@ -204,3 +204,26 @@ def test_the_kiosk_role_checks_in_but_cannot_read_appointments(db, today) -> Non
                 conn.execute(sa.text(f"SELECT * FROM {table}"))
     finally:
         kiosk_db.dispose()
+
+
+def test_the_board_reads_tickets_through_the_kiosk_role(db: Database) -> None:
+    if too_close_to_midnight(db):
+        pytest.skip("too close to midnight for same-day bookings")
+    today = Today(db)
+    today.book("Maria Lopez", 5)
+    queue = QueueService(db)
+    entry = queue.check_in("k", date_of_birth=BORN, initial="L", confirm=True).entry_id
+    assert queue.called_tickets() == []
+    queue.call(entry, "Room 3", "amy")  # type: ignore[arg-type]
+    init_roles(db, kiosk_password="kiosk-pw-1", staff_password="staff-pw-1")
+    kiosk = Database(
+        sa.engine.make_url(db.url)
+        .set(username=KIOSK_ROLE, password="kiosk-pw-1")
+        .render_as_string(hide_password=False)
+    )
+    try:
+        [called] = QueueService(kiosk).called_tickets()
+    finally:
+        kiosk.dispose()
+    assert (called.ticket, called.room, called.state) == (1, "Room 3", "called")
+    assert "Maria" not in repr(called)
