@@ -4,14 +4,14 @@
 state, called time) as SECURITY DEFINER, so a display connected as the kiosk role can show
 "Ticket 14 - Room 3" without any access to appointments or names.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
