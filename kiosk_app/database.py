@@ -3,9 +3,11 @@
 ``available_changed(False)`` sends the kiosk to its "temporarily unavailable" screen. While down,
 the check is retried: after ``retry_seconds``, then (``backoff=True``, a shared server we cannot
 restart) doubling up to ``MAX_RETRY_SECONDS``; an embedded server is retried at the same short
-interval, because each check restarts it through the backend (``check_database``), the same start
-path as at launch. While up, a quiet heartbeat check every ``HEARTBEAT_SECONDS`` notices a server
-that died under an idle kiosk before a patient's question does.
+interval, and before each retry the backend's ``restart_database`` (when it has one: the
+:class:`DatabaseRestarter` protocol, implemented over the one server supervisor in ``engine.db``)
+starts it again through the same path as at launch. While up, a quiet heartbeat check every
+``HEARTBEAT_SECONDS`` notices a server that died under an idle kiosk before a patient's
+question does.
 
 Logging is one line per state change: "unavailable" (the reason, no traceback), "still
 unavailable" every ``STILL_DOWN_LOG_SECONDS``, "available again". Any failure of the check counts
@@ -17,6 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
@@ -27,6 +30,14 @@ log = logging.getLogger(__name__)
 MAX_RETRY_SECONDS = 60.0
 HEARTBEAT_SECONDS = 15.0
 STILL_DOWN_LOG_SECONDS = 600.0
+
+
+@runtime_checkable
+class DatabaseRestarter(Protocol):
+    """A backend that can start its embedded database server again after it died (a no-op on a
+    shared server, which only IT restarts)."""
+
+    def restart_database(self) -> None: ...
 
 
 def _reason(error: object) -> str:
@@ -46,6 +57,7 @@ class DatabaseMonitor(QObject):
         parent: QObject | None = None,
         *,
         backoff: bool = False,
+        restart: Callable[[], None] | None = None,
         heartbeat_seconds: float = HEARTBEAT_SECONDS,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -57,7 +69,9 @@ class DatabaseMonitor(QObject):
         self._down_since: float | None = None
         self._last_down_log = 0.0
         self._failures = 0
-        self._call = BackgroundCall(check, self)
+        self._check = check
+        self._restart = restart
+        self._call = BackgroundCall(self._attempt, self)
         self._call.succeeded.connect(self._on_ok)
         self._call.failed.connect(self._on_failed)
         self.retry_timer = QTimer(self)
@@ -73,6 +87,12 @@ class DatabaseMonitor(QObject):
         if self._backoff and self._failures > 1:
             seconds = min(MAX_RETRY_SECONDS, seconds * 2 ** (self._failures - 1))
         return max(1, int(seconds * 1000))
+
+    def _attempt(self) -> None:
+        """Runs on the worker thread: restart a dead server first (while down), then check."""
+        if not self.available and self._restart is not None:
+            self._restart()
+        self._check()
 
     @Slot()
     def check_now(self) -> None:

@@ -35,7 +35,7 @@ from engine.qt.worker import AnswerRunner, BackgroundCall, describe_for_public
 from engine.settings import Settings
 from kiosk_app import style
 from kiosk_app.chat_screen import ChatScreen
-from kiosk_app.database import DatabaseMonitor
+from kiosk_app.database import DatabaseMonitor, DatabaseRestarter
 from kiosk_app.idle import Clock, IdleMonitor
 from kiosk_app.idle_warning import IdleWarning
 from kiosk_app.keyboard import KeyboardToggle, OnScreenKeyboard
@@ -169,6 +169,7 @@ class KioskWindow(QWidget):
             kiosk.db_retry_seconds,
             self,
             backoff=bool(settings.database.url.strip()),  # a shared server: we cannot restart it
+            restart=backend.restart_database if isinstance(backend, DatabaseRestarter) else None,
         )
         self._suggestions = BackgroundCall(backend.suggested_questions, self)
         self.key_guard = KeyGuard(self)

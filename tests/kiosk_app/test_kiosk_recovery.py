@@ -164,3 +164,33 @@ def test_one_log_line_per_state_change_and_backoff_on_a_shared_server(qtbot, cap
     assert not any(r.exc_info for r in caplog.records)
     assert "Traceback" not in lines[0]
     monitor.stop()
+
+
+class RestartableServer:
+    """A backend's database that dies and comes back only when restarted."""
+
+    def __init__(self) -> None:
+        self.running = True
+        self.restarts = 0
+
+    def check(self) -> None:
+        if not self.running:
+            raise DatabaseUnavailable("connection refused")
+
+    def restart_database(self) -> None:
+        self.restarts += 1
+        self.running = True
+
+
+def test_a_dead_embedded_server_is_restarted_before_the_retry(qtbot):
+    server = RestartableServer()
+    monitor = DatabaseMonitor(server.check, 0.05, restart=server.restart_database)
+    monitor.check_now()
+    qtbot.waitUntil(lambda: not monitor.checking, timeout=2000)
+    assert server.restarts == 0  # never while the server is up
+    server.running = False
+    monitor.check_now()
+    qtbot.waitUntil(lambda: not monitor.available, timeout=2000)
+    qtbot.waitUntil(lambda: monitor.available, timeout=2000)  # the retry timer restarted it
+    assert server.restarts == 1
+    monitor.stop()
