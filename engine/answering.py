@@ -130,7 +130,7 @@ def extractive_answer(
     parts = [EXTRACTIVE_INTRO]
     for quote in chosen:
         number = numbers.setdefault(quote.passage, len(numbers) + 1)
-        parts.append(f"\u201c{quote.unit.text}\u201d [{number}]")
+        parts.append(f"\u201c{quote.text}\u201d [{number}]")
     citations = tuple(_citation(n, passages[index]) for index, n in numbers.items())
     return "\n\n".join(parts), citations
 

@@ -8,8 +8,9 @@ Decides two things, for both answer modes:
   a time, a duration, a phone number, an email address, a count), that kind of detail in the
   sentence. No such sentence: the caller says the fixed "I don't know" sentence (a gym is not
   answered from the car park passage; a price is not answered from a passage on how a test is done).
-- **The extractive answer.** The one to three best such sentences, each quoted word for word with
-  the citation number of its passage. Markdown tables become "Header: value, Header: value" lines.
+- **The extractive answer.** The one to three best such sentences (a chosen list item's next
+  sentence may go with it, three sentences in all at most), each quoted word for word with the
+  citation number of its passage. Markdown tables become "Header: value, Header: value" lines.
 
 It must never: change a word of what it quotes (only line wraps are joined and Markdown emphasis
 markers dropped), show raw table pipes, quote a sentence that failed the subject check, call a
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from py_rust_stemmers import SnowballStemmer
@@ -197,6 +198,7 @@ class Unit:
     near: str
     context: str
     position: int  # order within its passage
+    follow: str = ""  # the next sentence of the same list item, shown with it when there is room
 
 
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
@@ -289,9 +291,10 @@ def split_units(text: str, headings: str = "") -> list[Unit]:
         near = f"{section} {lead_in}" if kind in ("item", "table") else section
         texts = table_rows(lines) if kind == "table" else _sentences(_clean(" ".join(lines)))
         previous = ""
-        for sentence in texts:
+        for index, sentence in enumerate(texts):
             context = f"{headings} {near} {previous}".strip()
-            units.append(Unit(sentence, near.strip(), context, len(units)))
+            follow = texts[index + 1] if kind == "item" and index + 1 < len(texts) else ""
+            units.append(Unit(sentence, near.strip(), context, len(units), follow))
             if kind != "table":
                 previous = sentence
         if kind == "para":
@@ -392,6 +395,11 @@ class Quote:
     passage: int
     unit: Unit
     score: float
+    follow: str = ""  # the next sentence of its list item, when chosen to go with it
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit.text} {self.follow}" if self.follow else self.unit.text
 
 
 def question_terms(
@@ -475,5 +483,14 @@ def choose(quotes: Sequence[Quote]) -> list[Quote]:
         return []
     best = quotes[0].score
     chosen = [q for q in quotes if q.score >= SECONDARY_RATIO * best][:MAX_QUOTES]
+    # Room left: a chosen list item's next sentence goes with it ("... for 10 to 12 hours before
+    # the test. For most people, this means nothing after 21:00 ..."), never past three sentences.
+    sentences = len(chosen)
+    texts = {q.unit.text for q in chosen}
+    for index, quote in enumerate(chosen):
+        follow = quote.unit.follow
+        if follow and follow not in texts and sentences < MAX_QUOTES:
+            chosen[index] = replace(quote, follow=follow)
+            sentences += 1
     first = quotes[0].passage
     return sorted(chosen, key=lambda q: (q.passage != first, q.passage, q.unit.position))

@@ -62,7 +62,7 @@ WEIGHTS = {
 
 
 def quotes_for(question: str, *passages: tuple[str, str]) -> list[str]:
-    return [q.unit.text for q in choose(find_quotes(question, list(passages), WEIGHTS))]
+    return [q.text for q in choose(find_quotes(question, list(passages), WEIGHTS))]
 
 
 # -- splitting --------------------------------------------------------------------------------
@@ -144,7 +144,8 @@ def test_a_service_not_offered_and_a_rule_never_mentioned_are_refused() -> None:
 def test_the_fasting_answer_is_the_sentence_with_the_duration() -> None:
     quotes = quotes_for("How long do I need to fast before a blood test?", FASTING)
     assert quotes == [
-        "Do not eat or drink anything except plain water for 10 to 12 hours before the test."
+        "Do not eat or drink anything except plain water for 10 to 12 hours before the test. "
+        "For most people, this means nothing after 21:00 the evening before."
     ]
 
 
@@ -165,6 +166,9 @@ def test_at_most_three_quotes_even_when_many_sentences_match() -> None:
     text = "\n".join(f"- Car park rule {n}: the car park closes at 18:{n:02d}." for n in range(9))
     quotes = quotes_for("When does the car park close?", ("Car park", text))
     assert 1 <= len(quotes) <= MAX_QUOTES == 3
+    items = "\n".join(f"- The car park closes at 18:{n:02d}. Rule {n} applies." for n in range(9))
+    sentences = " ".join(quotes_for("When does the car park close?", ("Car park", items)))
+    assert 1 <= sentences.count(". ") + 1 <= 3, sentences
 
 
 @pytest.mark.parametrize(

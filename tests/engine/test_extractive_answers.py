@@ -82,7 +82,8 @@ def shown(events: list[AnswerEvent]) -> str:
 def assert_quoted_from_cited_passages(done: DoneEvent) -> list[str]:
     """At most three quotes, each a sentence of the passage its [n] cites, no raw pipes."""
     quotes = QUOTE.findall(done.text)
-    assert 1 <= len(quotes) <= 3, done.text
+    sentences = [s for q, _ in quotes for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", q)]
+    assert 1 <= len(sentences) <= 3, done.text
     assert done.text.startswith(EXTRACTIVE_INTRO)
     passages = {c.number: c.text.replace("**", "") for c in done.citations}
     for quote, number in quotes:
