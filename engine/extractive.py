@@ -435,41 +435,69 @@ def find_quotes(
         return []
 
 
+@dataclass(frozen=True)
+class _Analysed:
+    """A unit with the stems of its words, of its ``near`` words, and of its whole context."""
+
+    unit: Unit
+    text: frozenset[str]
+    near: frozenset[str]  # text | near
+    context: frozenset[str]  # text | near | context
+
+
+@lru_cache(maxsize=1024)
+def _analyse(headings: str, text: str) -> tuple[_Analysed, ...]:
+    """A passage split and stemmed once per process (passages repeat across questions)."""
+    analysed = []
+    for unit in split_units(text, headings):
+        own = frozenset(stems(unit.text))
+        near = own | stems(unit.near)
+        analysed.append(_Analysed(unit, own, near, near | stems(unit.context)))
+    return tuple(analysed)
+
+
+def _hits(term: str, vocabulary: set[str]) -> frozenset[str]:
+    """The passage words a question term counts as (see ``_matches``)."""
+    found = {term, *_SYNONYMS.get(term, ())} & vocabulary
+    if len(term) >= 4:
+        found.update(w for w in vocabulary if w.startswith(term))
+    return frozenset(found)
+
+
 def _find_quotes(
     question: str, passages: Sequence[tuple[str, str]], weights: Mapping[str, float]
 ) -> list[Quote]:
-    split = [split_units(text, headings) for headings, text in passages]
-    unit_stems = [
-        [(stems(u.text), stems(u.near), stems(u.context)) for u in units] for units in split
-    ]
+    split = [_analyse(headings, text) for headings, text in passages]
     vocabulary: set[str] = set()
-    for triples in unit_stems:
-        for text_stems, near, context in triples:
-            vocabulary |= text_stems | near | context
+    for units in split:
+        for analysed in units:
+            vocabulary |= analysed.context
     question = _respell(question, vocabulary)
     terms = question_terms(question, weights, vocabulary)
     total = sum(terms.values())
+    hits = {t: _hits(t, vocabulary) for t in terms}
     thing = _EXISTENCE_Q.search(question)
-    required = set(question_terms(thing.group("thing"), weights, vocabulary)) if thing else set()
+    required = question_terms(thing.group("thing"), weights, vocabulary) if thing else {}
+    required_hits = [_hits(t, vocabulary) for t in required]
     kind = answer_kind(question)
     evidence = _EVIDENCE.get(kind) if kind else None
     quotes: list[Quote] = []
     for index, units in enumerate(split):
-        for unit, (text_stems, near, context) in zip(units, unit_stems[index], strict=True):
+        for analysed in units:
+            unit = analysed.unit
             if evidence is not None and not evidence.search(unit.text):
                 continue
             if total:
-                mine = text_stems | near
-                text_cover = sum(w for t, w in terms.items() if _matches(t, text_stems)) / total
-                own_cover = sum(w for t, w in terms.items() if _matches(t, mine)) / total
-                cover = sum(w for t, w in terms.items() if _matches(t, mine | context)) / total
+                text_cover = sum(w for t, w in terms.items() if hits[t] & analysed.text) / total
+                own_cover = sum(w for t, w in terms.items() if hits[t] & analysed.near) / total
+                cover = sum(w for t, w in terms.items() if hits[t] & analysed.context) / total
             elif evidence is not None:
                 text_cover = own_cover = cover = 1.0  # only a kind of detail was asked
             else:
                 continue
             if cover < MIN_COVER or own_cover < MIN_OWN_COVER:
                 continue
-            if not all(_matches(t, text_stems | near) for t in required):
+            if not all(h & analysed.near for h in required_hits):
                 continue
             score = cover + own_cover + 0.1 * text_cover - 0.02 * index
             quotes.append(Quote(index, unit, score))
