@@ -26,6 +26,7 @@ import yaml
 from engine.db import Database
 from engine.errors import ConfigError
 from engine.events import Route
+from engine.extractive import choose
 from engine.protocols import Embedder
 from engine.retrieval import RetrievedPassage, Retriever, SearchResult
 from engine.safety import route_question
@@ -65,6 +66,7 @@ class QuestionResult:
     kept: list[str] = field(default_factory=list)  # slugs of passages that passed the gate
     right_document: bool | None = None
     answer_present: bool | None = None
+    answer_quoted: bool | None = None  # must_contain in the sentences an extractive answer quotes
     rejected: bool | None = None
     leak: bool = False
 
@@ -79,6 +81,7 @@ class EvaluationReport:
     leaks: list[dict[str, str]]
     right_document_rate: float | None
     answer_present_rate: float | None
+    answer_quoted_rate: float | None
     answerable_rejected: list[str]
     out_of_scope_rejection_rate: float | None
     out_of_scope_admitted: list[str]
@@ -215,6 +218,10 @@ def run_evaluation(
                     q.must_contain in p.text or q.must_contain in p.heading_path
                     for p in found.passages
                 )
+                quoted = " ".join(q.text for q in choose(found.quotes))
+                result.answer_quoted = q.must_contain is None or (
+                    bool(quoted) and " ".join(q.must_contain.split()) in quoted
+                )
                 result.rejected = not found.passages
             else:
                 result.rejected = not found.passages
@@ -266,6 +273,7 @@ def run_evaluation(
         leaks=[{"question": r.question, "audience": r.audience} for r in results if r.leak],
         right_document_rate=_rate([r.right_document for r in info]),
         answer_present_rate=_rate([r.answer_present for r in info]),
+        answer_quoted_rate=_rate([r.answer_quoted for r in info]),
         answerable_rejected=[r.question for r in info if r.rejected],
         out_of_scope_rejection_rate=_rate([r.rejected for r in oos]),
         out_of_scope_admitted=[r.question for r in oos if not r.rejected],
@@ -363,6 +371,7 @@ def format_report(report: EvaluationReport) -> str:
         *[f"  LEAK: {m['question']!r}" for m in report.leaks],
         f"Right document kept: {pct(report.right_document_rate)}",
         f"Answer present in kept passages: {pct(report.answer_present_rate)}",
+        f"Answer in the quoted sentences (extractive answer): {pct(report.answer_quoted_rate)}",
         f"Answerable questions refused: {len(report.answerable_rejected)}",
         f"Out-of-scope rejected: {pct(report.out_of_scope_rejection_rate)}",
         *[f"  admitted: {q!r}" for q in report.out_of_scope_admitted],
