@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
@@ -153,7 +154,9 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     style.apply(app)
-    window = KioskWindow(backend, settings)
+    window = KioskWindow(
+        backend, settings, check_in=check_in_backend(backend, settings), kiosk_name=kiosk_name()
+    )
     if fullscreen:
         window.showFullScreen()
     else:
@@ -163,6 +166,32 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
     code = app.exec()
     window.shutdown()
     return int(code)
+
+
+def kiosk_name() -> str:
+    """How this kiosk is named in check-in audit lines and reception alerts."""
+    import socket
+
+    return f"kiosk:{socket.gethostname()}"[:100]
+
+
+def check_in_backend(backend: AssistantBackend, settings: Settings) -> Callable[[], Any] | None:
+    """Self check-in through the kiosk's own database connection (its role only reaches the
+    check-in functions); None for a backend without a database (fakes, tests)."""
+    database = getattr(backend, "database", None)
+    if not callable(database):
+        return None
+    made: list[Any] = []
+
+    def queue() -> Any:
+        from engine.waiting_queue import QueueService
+
+        db = database()
+        if not made or made[0].db is not db:
+            made[:] = [QueueService(db, settings.queue)]
+        return made[0]
+
+    return queue
 
 
 def _run_display(args: argparse.Namespace, settings: Settings, backend: AssistantBackend) -> int:

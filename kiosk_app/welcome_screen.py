@@ -106,8 +106,12 @@ class QuestionInput(QWidget):
             self.submitted.emit(text)
 
 
+CHECK_IN = "\N{WHITE HEAVY CHECK MARK}  Check in for my appointment"
+
+
 class WelcomeScreen(QWidget):
     question_submitted = Signal(str)
+    check_in_requested = Signal()
 
     def __init__(self, clinic_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -124,12 +128,22 @@ class WelcomeScreen(QWidget):
         self.intro.setFont(style.font(style.BODY_PT))
         self.input = QuestionInput()
         self.input.submitted.connect(self.question_submitted)
+        # Shown only where the kiosk can check patients in (see KioskWindow).
+        self.check_in_button = QPushButton(CHECK_IN)
+        self.check_in_button.setObjectName("checkInButton")
+        self.check_in_button.setProperty("primary", True)
+        self.check_in_button.setAccessibleName("Check in for my appointment")
+        self.check_in_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.check_in_button.clicked.connect(self.check_in_requested)
+        self.check_in_button.hide()
         self.suggestions_title = QLabel(TOPICS_TITLE)
         self.suggestions_title.setFont(style.font(style.BODY_PT, bold=True))
         self._suggestions = QGridLayout()
         self._suggestions.setHorizontalSpacing(16)
         self._suggestions.setVerticalSpacing(12)
-        for widget in (self.title, self.intro, self.input, self.suggestions_title):
+        for widget in (
+            self.title, self.check_in_button, self.intro, self.input, self.suggestions_title,
+        ):  # fmt: skip
             layout.addWidget(widget)
         layout.addLayout(self._suggestions)
         layout.addStretch(1)
@@ -146,6 +160,8 @@ class WelcomeScreen(QWidget):
         self.title.setWordWrap(True)
         self.intro.setFont(style.font(m.intro_pt or m.body_pt))
         self.input.apply_metrics(m)
+        self.check_in_button.setFont(style.font(m.body_pt + 2, bold=True))
+        self.check_in_button.setMinimumHeight(int(m.touch_px * 1.2))
         self.suggestions_title.setFont(style.font(m.body_pt, bold=True))
         self._suggestions.setHorizontalSpacing(m.spacing + 4)
         self._suggestions.setVerticalSpacing(m.spacing)

@@ -35,6 +35,7 @@ from engine.qt.worker import AnswerRunner, BackgroundCall, describe_for_public
 from engine.settings import Settings
 from kiosk_app import style
 from kiosk_app.chat_screen import ChatScreen
+from kiosk_app.check_in_screen import CheckInBackend, CheckInController, CheckInScreen
 from kiosk_app.database import DatabaseMonitor, DatabaseRestarter
 from kiosk_app.idle import Clock, IdleMonitor
 from kiosk_app.idle_warning import IdleWarning
@@ -100,6 +101,8 @@ class KioskWindow(QWidget):
         clock: Clock | None = None,
         router: Router | None = None,
         long_press_ms: int = LONG_PRESS_MS,
+        check_in: Callable[[], CheckInBackend] | None = None,
+        kiosk_name: str = "kiosk",
     ) -> None:
         super().__init__()
         self.backend = backend
@@ -130,8 +133,16 @@ class KioskWindow(QWidget):
         self.welcome_area.setFrameShape(QFrame.Shape.NoFrame)
         self.welcome_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.stack = QStackedWidget()
-        for screen in (self.welcome_area, self.chat, self.unavailable):
+        self.check_in = CheckInScreen()
+        for screen in (self.welcome_area, self.chat, self.unavailable, self.check_in):
             self.stack.addWidget(screen)
+        # Self check-in only where a check-in backend was given (the real kiosk's database).
+        self.check_in_controller = (
+            CheckInController(self.check_in, check_in, kiosk_name, self)
+            if check_in is not None
+            else None
+        )
+        self.welcome.check_in_button.setVisible(check_in is not None)
         self.keyboard = OnScreenKeyboard()
         self.keyboard.set_target(self.welcome.input.edit)
         self.keyboard_toggle = KeyboardToggle(self.keyboard)
@@ -186,6 +197,8 @@ class KioskWindow(QWidget):
 
     def _wire(self) -> None:
         self.welcome.question_submitted.connect(self.ask)
+        self.welcome.check_in_requested.connect(self.start_check_in)
+        self.check_in.finished.connect(self.wipe)
         self.chat.question_submitted.connect(self.ask)
         self.chat.start_again.connect(self.wipe)
         self.chat.view.citation_clicked.connect(self.show_passage)
@@ -325,10 +338,17 @@ class KioskWindow(QWidget):
         """True while a database check or the suggestion load is still running."""
         return self.database.checking or self._suggestions.is_running()
 
+    @Slot()
+    def start_check_in(self) -> None:
+        """The check-in screen has its own keys: the text keyboard folds away."""
+        self.check_in.reset()
+        self.keyboard_toggle.set_keyboard_open(False)
+        self.stack.setCurrentWidget(self.check_in)
+
     # --- session, idle, availability -------------------------------------------------------
     def has_patient_state(self) -> bool:
         return (
-            self.stack.currentWidget() is self.chat
+            self.stack.currentWidget() in (self.chat, self.check_in)
             or bool(self.welcome.input.edit.text())
             or self.passage_overlay.isVisibleTo(self)
             or self._pending is not None
@@ -346,6 +366,7 @@ class KioskWindow(QWidget):
         self._answer = None
         self._turns.clear()
         self.chat.reset()
+        self.check_in.reset()
         self.welcome.reset()
         self.keyboard.reset()
         self.keyboard.set_target(self.welcome.input.edit)
@@ -402,6 +423,8 @@ class KioskWindow(QWidget):
         self._suggestions.wait()
         for call in self._emergency_logs:
             call.wait(5000)
+        if self.check_in_controller is not None:
+            self.check_in_controller.wait()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.keyboard:
@@ -433,6 +456,7 @@ class KioskWindow(QWidget):
         self.welcome.apply_metrics(m)
         self.chat.apply_metrics(m)
         self.unavailable.apply_metrics(m)
+        self.check_in.apply_metrics(m)
         self.keyboard.apply_metrics(m)
         self.keyboard_toggle.apply_metrics(m)
         self.pin_pad.apply_metrics(m)
