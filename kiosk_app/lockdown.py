@@ -176,7 +176,7 @@ class PinPad(QFrame):
         self.message.setFixedHeight(self.message.fontMetrics().lineSpacing() * (lines + 1))
 
     def apply_metrics(self, m: Metrics = TALL) -> None:
-        self.card.setFixedWidth(min(560, max(360, int(m.key_px * 7))))
+        self.card.setFixedWidth(min(560, max(460, int(m.key_px * 7))))
         for label in (self.title, self.entry, self.message):
             label.setFont(style.font(m.body_pt, bold=label is self.title))
         for button in self.buttons():

@@ -52,6 +52,7 @@ QPushButton {{
     padding: 6px 18px; min-height: {MIN_TOUCH_PX - 12}px;
 }}
 QPushButton:pressed {{ background: {QUESTION_BG}; }}
+QPushButton:disabled {{ color: #595959; border-color: #8C8C8C; background: #F0F0F0; }}
 QPushButton[primary="true"] {{ background: {PRIMARY}; color: {PAPER}; border-color: {PRIMARY}; }}
 QPushButton[primary="true"]:pressed {{ background: #00205A; }}
 QPushButton#key {{

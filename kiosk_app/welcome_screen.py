@@ -169,8 +169,8 @@ class WelcomeScreen(QWidget):
         for button in buttons:
             self._suggestions.removeWidget(button)
         for index, button in enumerate(buttons):
-            button.setFont(style.font(m.body_pt))
-            button.setMinimumHeight(m.touch_px)
+            button.setFont(style.font(m.body_pt + (2 if m.topic_px else 0)))
+            button.setMinimumHeight(m.topic_px or m.touch_px)
             row, column = divmod(index, m.topic_columns)
             self._suggestions.addWidget(button, row, column)
 

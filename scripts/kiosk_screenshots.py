@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QPoint, Qt  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
@@ -145,8 +145,11 @@ def answered(window: KioskWindow) -> bool:
     return bool(bubbles) and not window.runner.is_running() and bool(bubbles[-1].text)
 
 
-def make(app: QApplication, backend, settings: Settings, size: tuple[int, int]) -> KioskWindow:
-    window = KioskWindow(backend, settings, clock=FakeClock(), router=router)
+def make(
+    app: QApplication, backend, settings: Settings, size: tuple[int, int], real: bool = False
+) -> KioskWindow:
+    # The real engine routes with the real safety router (router=None: the window's default).
+    window = KioskWindow(backend, settings, clock=FakeClock(), router=None if real else router)
     window.setWindowFlag(Qt.WindowType.FramelessWindowHint)
     window.setGeometry(0, 0, *size)
     window.show()
@@ -154,8 +157,10 @@ def make(app: QApplication, backend, settings: Settings, size: tuple[int, int]) 
     return window
 
 
-def session(app: QApplication, backend, settings: Settings, size: tuple[int, int]) -> None:
-    window = make(app, backend, settings, size)
+def session(
+    app: QApplication, backend, settings: Settings, size: tuple[int, int], real: bool
+) -> None:
+    window = make(app, backend, settings, size, real)
     shoot(app, window, size, "welcome")
     tap(app, window.welcome.input.edit)
     type_on_keys(app, window, "How long do I")
@@ -224,8 +229,7 @@ def main() -> int:
         )
         backend = fake_backend()
     for size in sizes:
-        session(app, backend, settings, size)
-    _ = QPoint
+        session(app, backend, settings, size, args.real is not None)
     return 0
 
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from engine.events import Citation
-from engine.qt.chat_view import enable_touch_scrolling, plain_label, scaled_font
+from engine.qt.chat_view import enable_touch_scrolling, plain_label, reflow, scaled_font
 
 NO_REVIEW_DATE = "Review date not recorded"
 
@@ -74,7 +74,7 @@ class PassageViewer(QFrame):
         self.heading.setText(citation.heading_path)
         self.heading.setVisible(bool(citation.heading_path))
         self.reviewed.setText(reviewed_caption(citation))
-        self.text.setPlainText(citation.text)
+        self.text.setPlainText(reflow(citation.text))  # paragraphs and lists, not PDF lines
         self.show()
         if self.parentWidget() is not None:  # an overlay: bring it above its siblings
             self.raise_()

@@ -119,3 +119,35 @@ def test_setting_the_same_text_again_keeps_it(qtbot):
     assert bubble.body.text() == "A letter costs £25 [1]. Sources: [1]"
     bubble.set_text("Replaced")
     assert bubble.body.text() == "Replaced"
+
+
+def test_reflow_joins_layout_line_breaks_and_keeps_paragraphs_and_lists():
+    from engine.qt.chat_view import reflow
+
+    text = (
+        "Fasting blood tests need 10 to 12\nhours without food.\n\n"
+        "Bring:\n- your appointment letter\n- a list of your\n  medicines\n1. Arrive early\n"
+        "| Test | Hours |\n| Glucose | 10 |"
+    )
+    assert reflow(text) == (
+        "Fasting blood tests need 10 to 12 hours without food.\n\n"
+        "Bring:\n\u2022 your appointment letter\n\u2022 a list of your medicines\n1. Arrive early\n"
+        "| Test | Hours |\n| Glucose | 10 |"
+    )
+    assert reflow("One line.") == "One line."
+
+
+def test_source_caption_names_the_section_then_its_document():
+    from engine.qt.chat_view import source_caption
+
+    car_park = Citation(
+        1,
+        "p",
+        "Parking, travel and accessibility",
+        "Parking, travel and accessibility > Car park:",
+        "x",
+        0.5,
+    )
+    assert source_caption(car_park) == "Source: Car park (Parking, travel and accessibility)"
+    whole = Citation(2, "f", "Fees", "", "x", 0.5)
+    assert source_caption(whole) == "Source: Fees"
