@@ -113,6 +113,7 @@ DOCUMENTED_KEYS = {
     "leaks",
     "right_document_rate",
     "answer_present_rate",
+    "answer_quoted_rate",
     "answerable_rejected",
     "out_of_scope_rejection_rate",
     "out_of_scope_admitted",
