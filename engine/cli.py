@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from engine import cli_admin, cli_ops, cli_queue
+from engine import cli_admin, cli_inspect, cli_ops, cli_queue
 from engine.errors import ClinicError
 from engine.settings import Settings, load_settings
 from engine.validation import clean_text, loggable
@@ -275,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--verbose-failures", action="store_true", help="list every failure")
 
     # Imported plainly: a broken module must fail loudly, not silently lose its commands.
-    for registrar in (cli_admin, cli_ops, cli_queue):
+    for registrar in (cli_admin, cli_ops, cli_queue, cli_inspect):
         COMMANDS.update(registrar.register(sub))
     return parser
 

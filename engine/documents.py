@@ -45,6 +45,8 @@ class LoadedDocument:
     reviewed_on: datetime.date | None
     blocks: tuple[Block, ...]
     source_path: str
+    #: What the loader changed or guessed that staff should know (dropped headers, columns...).
+    warnings: tuple[str, ...] = ()
 
 
 def title_from_filename(path: Path) -> str:

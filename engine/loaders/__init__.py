@@ -87,6 +87,7 @@ def _cleaned(document: LoadedDocument, shown: str) -> LoadedDocument:
         reviewed_on=document.reviewed_on,
         blocks=tuple(blocks),
         source_path=shown,
+        warnings=document.warnings,
     )
 
 
