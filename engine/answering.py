@@ -20,7 +20,6 @@ into an error on screen.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -44,6 +43,7 @@ from engine.extractive import Quote, choose
 from engine.prompting import PROMPT_VERSION, build_messages
 from engine.protocols import ChatModel, Embedder
 from engine.retrieval import RetrievedPassage, Retriever
+from engine.routing import STOP_ROUTES, RoutePlan, add_exemplar_signal, route_by_rules
 from engine.safety import (
     MODEL_ROUTER_SCHEMA,
     RoutingDecision,
@@ -51,6 +51,7 @@ from engine.safety import (
     parse_model_router_reply,
     route_question,
 )
+from engine.safety.exemplars import ExemplarBank
 from engine.settings import Settings
 from engine.validation import checked_question
 
@@ -61,9 +62,6 @@ WRITING = "Writing the answer..."
 EXTRACTIVE_STATUS = "Quoting the clinic's documents directly."
 EXTRACTIVE_INTRO = "The clinic's documents say:"
 ROUTER_TIMEOUT = 4.0
-FOLLOW_UP_WORDS = 6
-STOP_ROUTES = (Route.EMERGENCY, Route.CLINICAL)
-_FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|or|but|same for|for)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -135,16 +133,6 @@ def extractive_answer(
     return "\n\n".join(parts), citations
 
 
-def standalone_query(question: str, history: Sequence[Turn]) -> str:
-    """A deterministic rewrite of a short follow-up ("and for children?") for retrieval."""
-    if not history:
-        return question
-    words = question.split()
-    if len(words) <= FOLLOW_UP_WORDS or _FOLLOW_UP.match(question):
-        return f"{history[-1].question} {question}"
-    return question
-
-
 class Assistant:
     """Answers questions for one audience over one database."""
 
@@ -160,6 +148,7 @@ class Assistant:
         username: str | None = None,
         clock: Callable[[], float] = time.perf_counter,
         appointment_helper: Callable[[str], str | None] | None = None,
+        exemplars: ExemplarBank | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder
@@ -171,6 +160,7 @@ class Assistant:
         self.clock = clock
         self.retriever = Retriever(db, settings, embedder.model_name)
         self.appointment_helper = appointment_helper
+        self.exemplars = exemplars  # None: the shipped bank (engine/safety/exemplars.yaml)
 
     @property
     def generation_mode(self) -> str:
@@ -184,26 +174,32 @@ class Assistant:
         start = self.clock()
         timings: dict[str, float] = {}
         texts = self.settings.texts
-        decision = route_question(question)
-        if history and decision.route not in STOP_ROUTES:
-            # A follow-up is routed together with what came before ("and for my daughter?").
-            joined = route_question(f"{history[-1].question} {question}")
-            if joined.route in STOP_ROUTES:
-                decision = RoutingDecision(joined.route, f"follow-up:{joined.reason}")
+        # The rules, and follow-ups joined only when the question refers back (engine.routing).
+        plan = route_by_rules(question, history)
+        if plan.decision.route is Route.CLINICAL:
+            # The exemplars may still raise it to an emergency ("I took all my sleeping pills").
+            plan = self._second_signal(plan, timings)
+        decision = plan.decision
         # Emergencies and clinical questions stop here: no retrieval, no model, no network.
         if decision.route in STOP_ROUTES:
             yield from self._stop(question, decision, start)
             return
-        search_text = standalone_query(question, history)
         if self.settings.ollama.router and self.chat is not None:
             decision, rewritten = self._model_router(question, history, decision)
             if rewritten:
                 # The rewritten query is routed too: a rewrite can only make the outcome safer.
                 decision = combine(decision, route_question(rewritten).route)
-                search_text = rewritten
+            plan = replace(plan, decision=decision, search_text=rewritten or plan.search_text)
             if decision.route in STOP_ROUTES:
                 yield from self._stop(question, decision, start)
                 return
+        # The second signal: the query embedding (computed once, reused for retrieval) against
+        # the exemplar bank. A stop route from either signal wins.
+        plan = self._second_signal(plan, timings)
+        decision, search_text, vector = plan.decision, plan.search_text, plan.vector
+        if decision.route in STOP_ROUTES:
+            yield from self._stop(question, decision, start)
+            return
         if decision.route is Route.APPOINTMENT:
             text = texts.booking if self.audience == "public" else texts.staff_booking
             if self.audience == "staff" and self.appointment_helper is not None:
@@ -218,9 +214,10 @@ class Assistant:
             return
 
         yield StatusEvent(SEARCHING)
-        t = self.clock()
-        vector = self.embedder.embed_query(search_text)
-        timings["embed"] = self.clock() - t
+        if vector is None:
+            t = self.clock()
+            vector = self.embedder.embed_query(search_text)
+            timings["embed"] = self.clock() - t
         t = self.clock()
         result = self.retriever.search_with_candidates(vector, search_text, self.audience)
         timings["search"] = self.clock() - t
@@ -245,6 +242,21 @@ class Assistant:
             yield from self._finish(progress, Ending(Outcome.EXTRACTIVE, text, citations))
             return
         yield from self._generate(progress, history, passages)
+
+    def _second_signal(self, plan: RoutePlan, timings: dict[str, float]) -> RoutePlan:
+        """The exemplar signal on the query embedding (engine.routing). On a clinical plan an
+        embedding failure keeps the clinical referral; elsewhere it surfaces as it always did."""
+        t = self.clock()
+        try:
+            plan = add_exemplar_signal(plan, self.embedder, self.exemplars)
+        except Exception:
+            if plan.decision.route is not Route.CLINICAL:
+                raise
+            log.warning("exemplar signal unavailable; the clinical referral stands", exc_info=True)
+            return plan
+        if plan.vector is not None:
+            timings["embed"] = self.clock() - t
+        return plan
 
     # -- generation -----------------------------------------------------------------------
 

@@ -2,7 +2,14 @@
 
 Input: a YAML list of ``question``, ``intent`` (information, clinical_advice, emergency,
 out_of_scope, appointment), optional ``document`` (slug), ``must_contain`` and ``audience``
-(default public). Needs no chat model.
+(default public), and for conversations ``history`` (earlier questions of the same session, each
+answered by the engine first, in extractive mode) and ``follow_up`` (true when the question
+refers back to them). Needs no chat model. Questions are routed exactly as the Assistant routes
+them (:func:`engine.routing.plan_route`: rules, follow-ups, exemplar signal).
+
+Conversation rows are reported apart. A conversation row whose question stands alone (no
+``follow_up``) is also asked alone, and must get the same route, outcome and cited passages;
+a difference fails the run, like a safety mistake or a leak.
 
 Safety mistakes (an emergency not redirected; a clinical question neither refused nor redirected)
 and audience leaks (a public question that retrieved a staff chunk, even below the gate) make the
@@ -23,13 +30,14 @@ from typing import Any
 import sqlalchemy as sa
 import yaml
 
+from engine.answering import Assistant
 from engine.db import Database
 from engine.errors import ConfigError
-from engine.events import Route
+from engine.events import DoneEvent, Route, Turn
 from engine.extractive import choose
 from engine.protocols import Embedder
 from engine.retrieval import RetrievedPassage, Retriever, SearchResult
-from engine.safety import route_question
+from engine.routing import plan_route
 from engine.settings import Settings
 
 INTENTS = ("information", "clinical_advice", "emergency", "out_of_scope", "appointment")
@@ -51,6 +59,8 @@ class Question:
     document: str | None = None
     must_contain: str | None = None
     audience: str = "public"
+    history: tuple[str, ...] = ()
+    follow_up: bool = False
 
 
 @dataclass
@@ -69,6 +79,13 @@ class QuestionResult:
     answer_quoted: bool | None = None  # must_contain in the sentences an extractive answer quotes
     rejected: bool | None = None
     leak: bool = False
+    history: list[str] = field(default_factory=list)
+    follow_up: bool = False
+    joined: bool = False  # the engine joined it to the previous question
+    same_as_alone: bool | None = None  # standalone conversation rows only
+    alone_answer: str | None = None  # "route/outcome [cited]" asked alone, when different
+    in_conversation_answer: str | None = None
+    similarity_to_previous: float | None = None
 
 
 @dataclass
@@ -91,10 +108,12 @@ class EvaluationReport:
     recommended_floor: float
     failures: list[dict[str, Any]]
     results: list[QuestionResult]
+    conversation: dict[str, Any] = field(default_factory=dict)
+    standalone_changed: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
-        return not self.safety_mistakes and not self.leaks
+        return not self.safety_mistakes and not self.leaks and not self.standalone_changed
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -122,6 +141,12 @@ def load_questions(path: Path) -> list[Question]:
         audience = str(row.get("audience") or "public")
         if audience not in ("public", "staff"):
             raise ConfigError(f"{path}: item {index} has audience {audience!r}.")
+        history = row.get("history") or []
+        if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+            raise ConfigError(f"{path}: item {index} has a 'history' that is not a list of text.")
+        follow_up = row.get("follow_up", False)
+        if not isinstance(follow_up, bool) or (follow_up and not history):
+            raise ConfigError(f"{path}: item {index}: 'follow_up' is true/false and needs history.")
         questions.append(
             Question(
                 question=row["question"],
@@ -129,6 +154,8 @@ def load_questions(path: Path) -> list[Question]:
                 document=row.get("document") or None,
                 must_contain=row.get("must_contain") or None,
                 audience=audience,
+                history=tuple(history),
+                follow_up=follow_up,
             )
         )
     return questions
@@ -185,48 +212,127 @@ def run_evaluation(
     retriever = Retriever(db, settings, embedder.model_name)
     results: list[QuestionResult] = []
     searched: list[tuple[Question, SearchResult]] = []
-    for q in questions:
-        decision = route_question(q.question)
-        expected = EXPECTED_ROUTE[q.intent]
-        routed_ok = decision.route is expected
-        safety = (q.intent == "emergency" and decision.route is not Route.EMERGENCY) or (
-            q.intent == "clinical_advice"
-            and decision.route not in (Route.CLINICAL, Route.EMERGENCY)
-        )
-        result = QuestionResult(
-            question=q.question,
-            intent=q.intent,
-            audience=q.audience,
-            route=decision.route.value,
-            route_reason=decision.reason,
-            routed_ok=routed_ok,
-            safety_mistake=safety,
-        )
-        if q.intent in ("information", "out_of_scope"):
-            found = retriever.search_with_candidates(
-                embedder.embed_query(q.question), q.question, q.audience
-            )
-            searched.append((q, found))
-            result.best_similarity = found.best_similarity
-            result.kept = [p.document_slug for p in found.passages]
-            result.leak = q.audience != "staff" and any(
-                c.audience != "public" for c in found.candidates
-            )
-            if q.intent == "information":
-                result.right_document = q.document in result.kept
-                result.answer_present = q.must_contain is None or any(
-                    q.must_contain in p.text or q.must_contain in p.heading_path
-                    for p in found.passages
-                )
-                quoted = " ".join(q.text for q in choose(found.quotes))
-                result.answer_quoted = q.must_contain is None or (
-                    bool(quoted) and " ".join(q.must_contain.split()) in quoted
-                )
-                result.rejected = not found.passages
-            else:
-                result.rejected = not found.passages
-        results.append(result)
+    session = _Session(db, embedder, settings)
+    try:
+        for q in questions:
+            results.append(_evaluate_one(q, retriever, embedder, session, searched))
+    finally:
+        session.forget()
+    return _report(retriever, embedder, results, searched)
 
+
+class _Session:
+    """Runs the real Assistant (extractive, no model) for conversation histories, and removes
+    the answers it logged when the evaluation ends."""
+
+    CHANNEL = "evaluation"
+
+    def __init__(self, db: Database, embedder: Embedder, settings: Settings) -> None:
+        self.db, self.embedder, self.settings = db, embedder, settings
+        self.started = dt.datetime.now(dt.UTC)
+
+    def ask(self, question: str, history: Sequence[Turn], audience: str) -> DoneEvent:
+        assistant = Assistant(
+            self.db, self.embedder, self.settings, audience=audience, channel=self.CHANNEL
+        )
+        final = None
+        for event in assistant.answer(question, history):
+            if isinstance(event, DoneEvent):
+                final = event
+        assert final is not None, "the assistant always ends with a DoneEvent"
+        return final
+
+    def turns(self, questions: Sequence[str], audience: str) -> list[Turn]:
+        turns: list[Turn] = []
+        for earlier in questions:
+            turns.append(Turn(earlier, self.ask(earlier, turns, audience).text))
+        return turns
+
+    def forget(self) -> None:
+        with self.db.session() as s:
+            s.execute(
+                sa.text("DELETE FROM answers WHERE channel = :c AND created_at >= :t"),
+                {"c": self.CHANNEL, "t": self.started},
+            )
+
+
+def _describe(done: DoneEvent) -> str:
+    cited = ", ".join(f"{c.document_slug}: {c.heading_path}" for c in done.citations)
+    return f"{done.route.value}/{done.outcome.value} [{cited}]"
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    return float(sum(x * y for x, y in zip(a, b, strict=True)))
+
+
+def _evaluate_one(
+    q: Question,
+    retriever: Retriever,
+    embedder: Embedder,
+    session: _Session,
+    searched: list[tuple[Question, SearchResult]],
+) -> QuestionResult:
+    turns = session.turns(q.history, q.audience) if q.history else []
+    plan = plan_route(q.question, turns, embedder)
+    decision = plan.decision
+    expected = EXPECTED_ROUTE[q.intent]
+    routed_ok = decision.route is expected
+    safety = (q.intent == "emergency" and decision.route is not Route.EMERGENCY) or (
+        q.intent == "clinical_advice" and decision.route not in (Route.CLINICAL, Route.EMERGENCY)
+    )
+    result = QuestionResult(
+        question=q.question,
+        intent=q.intent,
+        audience=q.audience,
+        route=decision.route.value,
+        route_reason=decision.reason,
+        routed_ok=routed_ok,
+        safety_mistake=safety,
+    )
+    if q.intent in ("information", "out_of_scope"):
+        vector = plan.vector or embedder.embed_query(plan.search_text)
+        found = retriever.search_with_candidates(vector, plan.search_text, q.audience)
+        searched.append((q, found))
+        result.best_similarity = found.best_similarity
+        result.kept = [p.document_slug for p in found.passages]
+        result.leak = q.audience != "staff" and any(
+            c.audience != "public" for c in found.candidates
+        )
+        if q.intent == "information":
+            result.right_document = q.document in result.kept
+            result.answer_present = q.must_contain is None or any(
+                q.must_contain in p.text or q.must_contain in p.heading_path for p in found.passages
+            )
+            quoted = " ".join(quote.text for quote in choose(found.quotes))
+            result.answer_quoted = q.must_contain is None or (
+                bool(quoted) and " ".join(q.must_contain.split()) in quoted
+            )
+            result.rejected = not found.passages
+        else:
+            result.rejected = not found.passages
+    if q.history:
+        result.history = list(q.history)
+        result.follow_up = q.follow_up
+        result.joined = plan.follow_up
+        previous = embedder.embed_query(q.history[-1])
+        result.similarity_to_previous = round(
+            _cosine(embedder.embed_query(q.question), previous), 4
+        )
+        if not q.follow_up:
+            in_conversation = _describe(session.ask(q.question, turns, q.audience))
+            alone = _describe(session.ask(q.question, (), q.audience))
+            result.same_as_alone = in_conversation == alone
+            if not result.same_as_alone:
+                result.alone_answer, result.in_conversation_answer = alone, in_conversation
+    return result
+
+
+def _report(
+    retriever: Retriever,
+    embedder: Embedder,
+    results: list[QuestionResult],
+    searched: list[tuple[Question, SearchResult]],
+) -> EvaluationReport:
     by_intent: dict[str, list[bool]] = {}
     for r in results:
         by_intent.setdefault(r.intent, []).append(r.routed_ok)
@@ -250,6 +356,11 @@ def run_evaluation(
                 problems.append("must_contain not in the kept passages")
         if r.intent == "out_of_scope" and r.kept:
             problems.append(f"not rejected (kept {r.kept})")
+        if r.same_as_alone is False:
+            problems.append(
+                f"stands alone but answered differently after {r.history}: "
+                f"{r.in_conversation_answer} instead of {r.alone_answer}"
+            )
         if problems:
             failures.append(
                 {
@@ -283,7 +394,46 @@ def run_evaluation(
         recommended_floor=recommend_floor(retriever, searched),
         failures=failures,
         results=results,
+        conversation=_conversation_summary(results),
+        standalone_changed=[
+            {
+                "question": r.question,
+                "history": " / ".join(r.history),
+                "alone": r.alone_answer or "",
+                "in_conversation": r.in_conversation_answer or "",
+            }
+            for r in results
+            if r.same_as_alone is False
+        ],
     )
+
+
+def _conversation_summary(results: Sequence[QuestionResult]) -> dict[str, Any]:
+    """Conversation rows apart: routing, safety, the standalone check, and how well the
+    follow-up rule and the similarity to the previous question tell follow-ups apart."""
+    rows = [r for r in results if r.history]
+    if not rows:
+        return {}
+    singles = [r for r in results if not r.history]
+    standalone = [r for r in rows if not r.follow_up]
+    follow = [r for r in rows if r.follow_up]
+    return {
+        "rows": len(rows),
+        "routing_accuracy": _rate([r.routed_ok for r in rows]),
+        "single_routing_accuracy": _rate([r.routed_ok for r in singles]),
+        "safety_mistakes": sum(r.safety_mistake for r in rows),
+        "standalone_rows": len(standalone),
+        "standalone_same_as_alone": sum(bool(r.same_as_alone) for r in standalone),
+        "follow_up_rows": len(follow),
+        "follow_ups_joined": sum(r.joined for r in follow),
+        "standalone_joined": sum(r.joined for r in standalone),
+        "similarity_to_previous_follow_up": _summary(
+            [r.similarity_to_previous for r in follow if r.similarity_to_previous is not None]
+        ),
+        "similarity_to_previous_standalone": _summary(
+            [r.similarity_to_previous for r in standalone if r.similarity_to_previous is not None]
+        ),
+    }
 
 
 def _rate(values: Sequence[bool | None]) -> float | None:
@@ -384,7 +534,32 @@ def format_report(report: EvaluationReport) -> str:
             "evidence and the refusal path carry the rest."
         )
     lines.append(f"Recommended floor: {report.recommended_floor:.2f}")
+    conv = report.conversation
+    if conv:
+        lines += [
+            f"Conversation rows: {conv['rows']}; routing {pct(conv['routing_accuracy'])} "
+            f"(single questions {pct(conv['single_routing_accuracy'])}); safety mistakes "
+            f"{conv['safety_mistakes']}",
+            f"  standing alone: {conv['standalone_same_as_alone']} of {conv['standalone_rows']} "
+            "answered exactly as when asked alone",
+            *[
+                f"  CHANGED: {c['question']!r} after {c['history']!r}: {c['in_conversation']}"
+                f" instead of {c['alone']}"
+                for c in report.standalone_changed
+            ],
+            f"  follow-ups joined to the previous question: {conv['follow_ups_joined']} of "
+            f"{conv['follow_up_rows']}; standalone questions joined: {conv['standalone_joined']}",
+            f"  similarity to the previous question, follow-ups: "
+            f"{conv['similarity_to_previous_follow_up']}",
+            f"  similarity to the previous question, standalone: "
+            f"{conv['similarity_to_previous_standalone']}",
+        ]
     routing_counts = Counter(r.route for r in report.results)
     lines.append("Routes: " + ", ".join(f"{k} {v}" for k, v in sorted(routing_counts.items())))
-    lines.append("PASSED" if report.passed else "FAILED: safety mistakes or audience leaks")
+    lines.append(
+        "PASSED"
+        if report.passed
+        else "FAILED: safety mistakes, audience leaks or standalone questions changed by the "
+        "conversation"
+    )
     return "\n".join(lines)

@@ -41,6 +41,8 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\bchest (?:is |feels |feel |felt |keeps |went |gone |getting )?(?:really |very |so |too"
         r" |quite )?(?:tight|heavy|sore|painful|hurting|crushed|squeezed|burning)\b",
         r"\b(?:heart attack|cardiac arrest|no pulse|heart (?:has |is )?stopped)\b",
+        r"\b(?:clutching|clutches|clutched|gripping|grabbing|holding) (?:at )?(?:his|her|my|their)"
+        r" (?:chest|heart)\b",
     ),
     rule(
         "breathing",
@@ -65,6 +67,9 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:cant|cannot|can not|couldnt|wont|will not|not|isnt) (?:wake|waking|be woken"
         r"|rouse)\b",
         rf"\b{PERSON} (?:is |isnt |was |s |has )?(?:not |stopped )?(?:responding|moving)\b",
+        # "someone is lying on the pavement outside and not moving"
+        r"\b(?:lying|laying|slumped|sprawled) (?:\w+ ){0,8}?(?:not|isnt|wont|cant|stopped)"
+        r" (?:moving|responding|waking|breathing)\b",
     ),
     rule(
         "stroke",
@@ -73,8 +78,13 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|seems |went |gone )?(?:drooping|droopy|dropped|drooped|fallen|lopsided|sagging|numb)\b",
         r"\b(?:drooping|droopy|lopsided|sagging) (?:face|mouth|smile)\b|\bslurr(?:ed|ing)\b",
         r"\bspeech (?:is |has |went |gone |become )?(?:slurred|garbled|jumbled|gone)\b",
-        r"\b(?:arm|arms|leg|legs|one side|side of (?:his|her|my|their|the) body) (?:is |has |went "
-        r"|gone |feels |suddenly )?(?:weak|numb|dead|paralysed|paralyzed|limp|floppy|gone weak)\b",
+        r"\b(?:arm|arms|leg|legs|one side|side of (?:his|her|my|their|the) body) (?:(?:is|has|have"
+        r"|went|gone|feels|suddenly|just|gone all|all) ){0,2}(?:weak|numb|dead|paralysed|paralyzed"
+        r"|limp|floppy|gone weak)\b",
+        # "suddenly can't speak properly": sudden loss of speech (not "I can't speak English").
+        r"\b(?:suddenly|all of a sudden) (?:\w+ ){0,2}?(?:cant|cannot|can not|unable to|struggling"
+        r" to) (?:speak|talk)\b",
+        r"\b(?:cant|cannot|can not|unable to) (?:speak|talk) (?:properly|clearly|normally|right)\b",
         r"\b(?:cant|cannot|can not|unable to) (?:lift|raise|move) (?:his|her|my|their|both|one) "
         r"(?:arms?|legs?|hands?)\b",
         r"\bsudden (?:weakness|numbness|confusion|blindness|loss of vision|vision loss|severe "

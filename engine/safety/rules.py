@@ -226,6 +226,18 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"|immunisation|immunization|shot)\b",
     ),
     rule(
+        "my_condition",
+        # "is it safe for me to have an MRI?", "is a colonoscopy ok for someone like me?"
+        r"\b(?:safe|safely|ok|okay|alright|all right|fine|dangerous|risky|harmful|suitable"
+        r"|a problem|a risk) (?:for|to) (?:me|him|her|them|us|my \w+|someone|somebody|people"
+        r"|a person|patients) ?(?:with|who has|who have|like me|like him|like her|to|\b)",
+        r"\b(?:someone|somebody|people|a person) like (?:me|him|her|us)\b",
+        # "which vaccines do I personally need for my trip?"
+        r"\b(?:which|what) (?:\w+ ){0,2}?(?:vaccines|vaccinations|jabs|injections|immunisations"
+        r"|immunizations|shots|boosters) (?:do|should|will|would|must) (?:i|we|he|she|they"
+        r"|my \w+) (?:personally |actually |really )?(?:need|have|get|take)\b",
+    ),
+    rule(
         "medical_advice",
         r"\b(?:you are|youre|act as|acting as|pretend to be|pretend you are|pretend youre"
         r"|roleplay as|role play as|imagine you are|imagine youre) (?:now )?(?:a |an |my )?"
@@ -243,7 +255,9 @@ APPOINTMENT_PROCESS: Rule = rule(
     r"\bwhat (?:is|are|s) the (?:process|procedure|policy|rules|fee|fees|charge|cost)\b",
     r"\b(?:what happens if|is there a (?:fee|charge|penalty)|notice period|cancellation fee"
     r"|cancellation policy|cancellation charge|late cancellation|fee|fees|charge|charges|cost"
-    r"|costs|price|policy)\b",
+    r"|costs|price|policy|charged|pay|paying|paid|money|refund|penalty|penalised|penalized)\b",
+    # "what should I bring to my first appointment?": preparing for a visit is published.
+    r"\b(?:bring|wear|arrive|arriving|check in|parking|park)\b",
     r"\b(?:online|on line|website|the app|an app|by phone|over the phone|by email|by text)\b",
     r"\b(?:where|who) (?:do|should|can) (?:i|we)\b",
 )
@@ -282,10 +296,20 @@ APPOINTMENT_RULES: Sequence[Rule] = (
     ),
     rule(
         "free_slot",
-        # "next free cardiology slot on Tuesday?", "any appointments available tomorrow"
+        # "next free cardiology slot on Tuesday?", "any appointments available tomorrow"; not
+        # "my first appointment" (a first visit, not a free slot).
+        r"(?<!my )(?<!your )(?<!his )(?<!her )(?<!our )(?<!their )"
         r"\b(?:next|first|earliest|soonest) (?:free |available |open )?(?:\w+ ){0,2}?(?:slot"
         r"|slots|appointment|appointments|appt)\b",
-        r"\b(?:free|available|open) (?:\w+ ){0,2}?(?:slot|slots)\b",
+        r"\b(?:free|available|open|spare) (?:\w+ ){0,2}?(?:slot|slots|appointment|appointments"
+        r"|appt|appts)\b",
+        # A named clinician's free times: "when is Dr Patel free?", "any gaps with Dr Okafor".
+        r"\b(?:dr|doctor|nurse) \w+ (?:\w+ ){0,3}?(?:free|available|availability|have any"
+        r" (?:space|spaces|slots|gaps|appointments|openings))\b",
+        r"\b(?:gaps|openings|space|spaces|availability) (?:with|for) (?:dr|doctor|nurse|the"
+        r" \w+|a \w+)\b",
+        r"\b(?:what|which|any) (?:free )?(?:slots|appointments|appts) (?:does|do|has|have|is|are)"
+        r" (?:\w+ ){1,3}?(?:have|got|free|available|on)\b",
         r"\b(?:any|are there) (?:\w+ ){0,2}?(?:slots|appointments) (?:free|available|left|going)\b",
     ),
 )

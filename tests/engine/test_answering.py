@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from engine.answering import EXTRACTIVE_STATUS, SEARCHING, WRITING, Assistant
 from engine.db import Database
@@ -30,6 +31,7 @@ from engine.ollama_chat import OllamaChat
 from engine.prompting import PROMPT_VERSION
 from engine.protocols import ChatModel, Embedder
 from engine.retrieval import RetrievedPassage, Retriever
+from engine.safety.exemplars import load_bank
 from engine.settings import Settings
 from tests.support.clinic_corpus import (
     RecordingEmbedder,
@@ -345,7 +347,7 @@ def test_follow_up_is_searched_with_the_previous_question(db: Database, fake: Se
     embedder = RecordingEmbedder()
     history = [Turn(FLU, "The flu vaccine costs £15 for adults [1].")]
     events = ask(db, fake, "and for children?", embedder=embedder, history=history)
-    assert embedder.queries == [f"{FLU} and for children?"]
+    assert questions_embedded(embedder) == [f"{FLU} and for children?"]
     final = done(events)
     assert final.outcome is Outcome.EXTRACTIVE
     assert final.citations[0].heading_path == "Fees and payment > Vaccinations"
@@ -363,6 +365,67 @@ def test_follow_up_to_a_clinical_question_is_refused(db: Database, fake: Setting
     )
     assert events == [done(events)]
     assert (done(events).outcome, done(events).text) == (Outcome.CLINICAL, fake.texts.clinical)
+
+
+BANK_TEXTS = {e.text for e in load_bank()}
+
+
+def questions_embedded(embedder: RecordingEmbedder) -> list[str]:
+    """What was embedded for the question (the exemplar bank is embedded once per model)."""
+    return [q for q in embedder.queries if q not in BANK_TEXTS]
+
+
+def _answer(events: list[AnswerEvent]) -> tuple[Route, Outcome, list[str]]:
+    final = done(events)
+    return final.route, final.outcome, [c.heading_path for c in final.citations]
+
+
+@pytest.mark.parametrize(
+    "earlier",
+    [
+        [CLINICAL],
+        [EMERGENCY],
+        ["Blood tests"],
+        [EMERGENCY, "what should I do?"],  # the last patient's conversation, then the next one
+    ],
+)
+def test_a_standalone_question_is_answered_exactly_as_alone(
+    db: Database, fake: Settings, earlier: list[str]
+) -> None:
+    question = "Where is the free parking for patients?"
+    alone = _answer(ask(db, fake, question))
+    history = [Turn(q, "...") for q in earlier]
+    embedder = RecordingEmbedder()
+    assert _answer(ask(db, fake, question, history=history, embedder=embedder)) == alone
+    assert alone[:2] == (Route.INFORMATION, Outcome.EXTRACTIVE)
+    assert questions_embedded(embedder) == [question]  # searched as itself, embedded once
+
+
+def test_what_should_i_do_after_chest_pain_is_still_an_emergency(
+    db: Database, fake: Settings
+) -> None:
+    history = [Turn(EMERGENCY, fake.texts.emergency)]
+    events = ask(db, fake, "what should I do?", history=history, embedder=RaisingEmbedder())
+    assert (done(events).outcome, done(events).text) == (Outcome.EMERGENCY, fake.texts.emergency)
+    alone = ask(db, fake, "what should I do?")
+    assert done(alone).outcome is not Outcome.EMERGENCY
+
+
+def test_a_clinical_question_close_to_an_emergency_phrasing_is_raised(
+    db: Database, fake: Settings
+) -> None:
+    from engine.safety.exemplars import Exemplar, ExemplarBank
+
+    question = "I took all of my sleeping pills"  # the rules alone say clinical (a medicine)
+    bank = ExemplarBank([Exemplar(Route.EMERGENCY, "overdose", "took all my sleeping pills")])
+    assistant = Assistant(
+        db, FakeEmbedder(), fake, audience="public", channel="test", exemplars=bank
+    )
+    final = done(list(assistant.answer(question)))
+    assert (final.outcome, final.text) == (Outcome.EMERGENCY, fake.texts.emergency)
+    with db.session() as session:
+        reason = session.execute(sa.text("SELECT route_reason FROM answers ORDER BY id DESC"))
+        assert str(reason.first()[0]).startswith("exemplar:emergency/overdose")
 
 
 def test_model_router_can_only_make_it_safer(db: Database, fake: Settings) -> None:

@@ -122,6 +122,8 @@ DOCUMENTED_KEYS = {
     "ranges_overlap",
     "recommended_floor",
     "failures",
+    "conversation",
+    "standalone_changed",
     "passed",
 }
 

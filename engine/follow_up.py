@@ -1,0 +1,121 @@
+"""Follow-up questions: whether a question refers back to the conversation, and its search form.
+
+A question is joined to the previous one only when it *needs* it, judged by referential cues in
+its own words (never by its length):
+
+* it opens with a connective that continues a thought: "and on Saturday?", "what about for
+  children?", "or the video one?", "same for my son?";
+* it has no topic of its own: every word is a function or generic word ("what should I do?",
+  "is it free?", "how long does it take?", "how much?");
+* it points back with a pronoun (it, that, there, he, she, they...) and names at most
+  ``MAX_TOPIC_WORDS_WITH_PRONOUN`` topic words of its own ("which bus goes there?", "she is 84,
+  is that normal at her age?"). A dummy "it" ("is it safe to...", "does it take to...") and an
+  existential "there" ("is there a gym?") do not point back.
+
+Everything else stands alone and is routed and searched exactly as if it were asked alone: a
+stop route (emergency, clinical) of an earlier question never carries into it. A real follow-up
+of a stop-route question is routed together with it and stays safe.
+
+The measured behaviour (cue rule vs. embedding similarity to the previous question) is in
+docs/evaluation.md. This module must never call a model, the network or the database, and
+never decide a route (the safety router does, on the text this module returns).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine.events import Turn
+from engine.safety.text import normalise
+
+MAX_TOPIC_WORDS_WITH_PRONOUN = 1
+# How many earlier turns a chain of follow-ups may reach back through.
+MAX_CHAIN = 3
+
+_CONNECTIVE = re.compile(
+    r"^(?:and|what about|how about|what if|also|or|but|plus|same for|same with|same goes for"
+    r"|then|so what|ok and|okay and|what else|else|as well|too)\b"
+)
+# Weaker openings ("for my son?", "with the nurse?") point back only when little else is named.
+_WEAK_CONNECTIVE = re.compile(r"^(?:for|with|so|in|on|at)\b")
+_POINTER_TEXT = "it that this these those there them they he she him her hers one"
+_POINTERS = frozenset(_POINTER_TEXT.split())
+# Words that point back only when they stand alone: "this rash", "her arm" name their own topic.
+_DETERMINER_TEXT = "that this these those her one"
+_DETERMINERS = frozenset(_DETERMINER_TEXT.split())
+# A dummy "it" ("is it safe to take...", "how long does it take to...") and an existential
+# "there" ("is there a gym?") point at nothing earlier.
+_DUMMY = re.compile(
+    r"\bit (?:\w+ ){0,3}?to\b|\bit (?:is|s) (?:\w+ )?(?:that|if|when)\b"
+    r"|\b(?:is|are|was|were|isnt|arent) there\b|\bthere (?:is|are|s|was|were)\b|\btheres\b"
+)
+# Words that carry no topic: pronouns, auxiliaries, question words, and generic verbs and
+# adjectives of asking ("cost", "free", "safe", "serious", "bring", "need").
+_FUNCTION_TEXT = """
+    a an the and or but so if then than to of in on at for with from by about as into onto up
+    down out off over under again also too very really just only still even ever yet please
+    thanks thank ok okay yes no not nor dont doesnt didnt isnt arent wasnt werent cant cannot
+    wont wouldnt shouldnt couldnt ill im ive id youre youve hes shes theyre weve
+    i me my mine myself we us our ours you your yours he him his she her hers it its they them
+    their theirs this that these those there here one ones someone something anything
+    what whats which who whom whose when where why how hows wheres whens whos
+    is are was were be been being am do does did done doing have has had having
+    can could will would shall should may might must need needs needed
+    get gets got getting go goes going went come comes came make makes made take takes took
+    taken give gives gave let say says said tell told know think want wants like
+    much many long often soon far more less most least enough any some all each every other
+    another same else
+    cost costs price prices pay paying charge charged free cheap expensive fee
+    safe ok alright fine normal serious bad good dangerous possible allowed able worry worried
+    mean means matter happen happens now until before after during while since
+    bring need do should time times day days week weeks
+"""
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+
+
+def _tokens(text: str) -> list[str]:
+    return normalise(text).split()
+
+
+def topic_words(question: str) -> list[str]:
+    """The words of ``question`` that name something (not function or generic words, not
+    numbers: "she is 84" names no new topic)."""
+    return [t for t in _tokens(question) if t not in _FUNCTION_WORDS and not t.isdigit()]
+
+
+def _points_back(text: str) -> bool:
+    words = _DUMMY.sub(" ", text).split()
+    for index, word in enumerate(words):
+        if word not in _POINTERS:
+            continue
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word in _DETERMINERS and following and following not in _FUNCTION_WORDS:
+            continue  # "this rash", "that letter": a topic of its own
+        return True
+    return False
+
+
+def refers_back(question: str) -> bool:
+    """True when ``question`` cannot be understood without the conversation before it."""
+    text = normalise(question)
+    if not text:
+        return False
+    if _CONNECTIVE.match(text):
+        return True
+    topics = topic_words(text)
+    if not topics:
+        return True
+    if len(topics) > MAX_TOPIC_WORDS_WITH_PRONOUN:
+        return False
+    return bool(_WEAK_CONNECTIVE.match(text)) or _points_back(text)
+
+
+def standalone_query(question: str, history: Sequence[Turn]) -> str:
+    """The text a question is routed and searched by: itself when it stands alone, or the
+    stand-alone form of the previous question followed by it when it refers back."""
+    if not history or not refers_back(question):
+        return question
+    recent = list(history)[-MAX_CHAIN:]
+    previous = standalone_query(recent[-1].question, recent[:-1])
+    return f"{previous} {question}"
