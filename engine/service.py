@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 from engine.answer_log import AnswerLogEntry, purge_expired, record_answer
 from engine.answering import Assistant
-from engine.db import Database, open_database
+from engine.db import Database, open_database, supervisor_for
 from engine.embeddings import load_embedder
 from engine.errors import ClinicError, DatabaseUnavailable
 from engine.events import AnswerEvent, DoneEvent, Outcome, Route, Turn
@@ -123,6 +123,7 @@ class ServiceBackend:
             url.render_as_string(hide_password=False),
             pool_size=settings.database.pool_size,
             connect_timeout=settings.database.connect_timeout,
+            supervisor=supervisor_for(settings),
         )
         kiosk.ping()
         return kiosk

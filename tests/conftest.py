@@ -35,6 +35,7 @@ def pg_server_root() -> Iterator[Path]:
     root = Path(tempfile.mkdtemp(prefix="clinic-pg-"))
     root.chmod(0o755)  # the embedded server refuses private parents when run as root
     yield root
+    dbm.embedded_server(Settings(data_dir=root)).release()  # the last client stops it
     shutil.rmtree(root, ignore_errors=True)
 
 
