@@ -189,8 +189,9 @@ class DatabaseSupervisor:
       done so, which is then simply joined). A failed restart is tried again with backoff.
     - Shared server (DSN): nothing to restart; :meth:`check` probes it, at most once per backoff
       interval (1 s doubling to 60 s), and returns at once in between.
-    - Logging: one line per state change: ``database down`` (WARNING), ``database still down``
-      every 10 minutes (WARNING), ``database back`` (INFO). Never a traceback.
+    - Logging: one line per state change: ``database down`` (INFO: the caller shows its own
+      error), ``database still down`` every 10 minutes (WARNING), ``database back`` (INFO).
+      Never a traceback.
 
     Get the process-wide instance with :func:`supervisor_for`. Thread-safe. :meth:`check` can
     block a few seconds (a restart): call it from a worker thread, never the GUI thread. The
@@ -281,7 +282,7 @@ class DatabaseSupervisor:
             self._down_since = now
             self._still_down_logged = now
             self._backoff = 1.0
-            log.warning("database down: %s", reason)
+            log.info("database down: %s", reason)
         else:
             self._backoff = min(self._backoff * 2, self.MAX_BACKOFF)
             self._log_still_down()
