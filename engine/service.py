@@ -274,20 +274,22 @@ class ServiceBackend:
         return chosen
 
     def _appointment_helper(self, question: str) -> str | None:
-        """Read-only: the next free slots matching a department, day and part of day named in
-        the question. Booking itself is always a staff click on the Appointments form."""
+        """Read-only: the next free slots matching a clinician or department, day and part of day
+        named in the question. Booking itself is always a staff click on the Appointments form."""
         try:
             from engine.booking import BookingService
         except ImportError:
             return None
+        from engine.slot_query import slot_request
+
         service = BookingService(self.database())
         lowered = question.lower()
-        department = next((d for d in service.departments() if d.lower()[:5] in lowered), "")
+        wanted = slot_request(question, service.departments(), service.clinicians())
         part = (
             "morning" if "morning" in lowered else "afternoon" if "afternoon" in lowered else "any"
         )
         slots = service.next_free_summary(
-            department,
+            wanted,
             part_of_day=part,
             on=named_day(lowered, service.now().astimezone(service.tz)),
         )

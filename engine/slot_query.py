@@ -82,3 +82,31 @@ def split_part_of_day(query: str, part_of_day: str) -> tuple[str, str]:
         for w in query.split():
             part_of_day = _PARTS.get(w.lower(), part_of_day)
     return " ".join(kept), part_of_day
+
+
+def _surname(name: str) -> str:
+    parts = words(name)
+    return parts[-1] if parts else ""
+
+
+def slot_request(
+    question: str, departments: list[str], clinicians: list[tuple[int, str, str]]
+) -> str:
+    """What a free-slot question asks for, as a query for ``BookingService.find_free_slots``:
+    the clinician it names ("when is Dr Patel free?" -> "Dr Priya Patel"), else the department
+    it names or an everyday word for one ("a free physio appointment" -> "Physiotherapy"),
+    else "" (any clinician). Only whole words count, so "heartburn" names no department."""
+    asked = set(words(question))
+    for _id, name, _department in clinicians:
+        surname = _surname(name)
+        if surname and surname in asked:
+            return name
+    expanded = asked | {w for word in asked for w in words(ALIASES.get(word, ""))}
+    for department in departments:
+        parts = [w for w in words(department) if w not in STOP_WORDS]
+        if parts and (
+            all(p in expanded for p in parts)
+            or any(len(w) >= 5 and p.startswith(w) for p in parts for w in asked)
+        ):
+            return department
+    return ""
