@@ -246,6 +246,8 @@ class KioskWindow(QWidget):
             # Decided here, in this event-loop turn: no worker, no retrieval, no network.
             self._show_emergency(bubble)
             self._log_emergency(question)
+            # Kept as a turn, so "what should I do?" next is routed with it (still 999).
+            self._turns.append(Turn(question, self.settings.texts.emergency))
             return
         bubble.set_status(SEARCHING)
         self._answer = (question, bubble)
@@ -303,6 +305,7 @@ class KioskWindow(QWidget):
         bubble.set_status("")
         if done.route == Route.EMERGENCY:
             self._show_emergency(bubble)
+            self._turns.append(Turn(question, done.text))
             return
         bubble.set_text(reflow(done.text) if done.citations else done.text)
         bubble.set_citations(done.citations)

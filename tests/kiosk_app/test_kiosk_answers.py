@@ -58,6 +58,20 @@ def test_follow_up_questions_carry_the_history(qtbot, window, backend):
     assert [turn.question for turn in history] == ["Where can I park?"]
 
 
+def test_a_follow_up_after_an_emergency_carries_it(qtbot, make_window):
+    # "what should I do?" after chest pain must reach the engine with the chest pain before it,
+    # so the engine keeps it an emergency (engine.routing); alone it would be information.
+    backend = FakeBackend()
+    window = make_window(backend)
+    ask(qtbot, window, "my dad has chest pain")
+    window.chat.input.edit.setText("what should I do?")
+    qtbot.mouseClick(window.chat.input.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(backend.calls) == 1, timeout=5000)
+    question, history = backend.calls[0]
+    assert question == "what should I do?"
+    assert [turn.question for turn in history] == ["my dad has chest pain"]
+
+
 def test_guard_swap_replaces_the_streamed_text(qtbot, make_window):
     events = [
         StatusEvent(SEARCHING),
