@@ -132,6 +132,101 @@ def build_prices(target: Path) -> None:
     pdf.output(str(target))
 
 
+W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+FOOTNOTES = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:footnotes {W_NS}>
+<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>
+<w:footnote w:type="continuationSeparator" w:id="0">
+<w:p><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>
+<w:footnote w:id="1"><w:p><w:r>
+<w:t xml:space="preserve">The dispensary phone extension is 4417.</w:t></w:r></w:p></w:footnote>
+</w:footnotes>"""
+
+
+def _xml(fragment: str) -> object:
+    from docx.oxml import parse_xml
+
+    return parse_xml(fragment)
+
+
+def build_handbook(target: Path) -> None:
+    import io
+    import zipfile
+
+    import docx
+    from docx.shared import Pt
+
+    document = docx.Document()
+    document.core_properties.title = "Dispensary guide"
+    document.core_properties.keywords = "audience=public"
+    document.core_properties.created = FIXED_DATE.replace(tzinfo=None)
+    section = document.sections[0]
+    section.header.paragraphs[0].text = "Riverside Clinic dispensary"
+    section.footer.paragraphs[
+        0
+    ].text = "The dispensary closes at 13:00 on the working day before a bank holiday."
+    # A table of contents as Word writes it: a TOC field whose result repeats the headings.
+    toc = document.add_paragraph()
+    toc._p.append(_xml(f'<w:r {W_NS}><w:fldChar w:fldCharType="begin"/></w:r>'))
+    toc._p.append(
+        _xml(f'<w:r {W_NS}><w:instrText xml:space="preserve"> TOC \\o "1-3" </w:instrText></w:r>')
+    )
+    toc._p.append(_xml(f'<w:r {W_NS}><w:fldChar w:fldCharType="separate"/></w:r>'))
+    toc._p.append(_xml(f'<w:r {W_NS}><w:t xml:space="preserve">Ordering online\t2</w:t></w:r>'))
+    last = document.add_paragraph()
+    last._p.append(_xml(f'<w:r {W_NS}><w:t xml:space="preserve">Collection times\t2</w:t></w:r>'))
+    last._p.append(_xml(f'<w:r {W_NS}><w:fldChar w:fldCharType="end"/></w:r>'))
+    document.add_heading("Ordering online", level=1)
+    cited = document.add_paragraph("Order repeat medicines online or by phone.")
+    cited._p.append(_xml(f'<w:r {W_NS}><w:footnoteReference w:id="1"/></w:r>'))
+    for step in (
+        "Sign in to the NHS App.",
+        "Choose your repeat medicines.",
+        "Pick Riverside dispensary as your pharmacy.",
+    ):
+        document.add_paragraph(step, style="List Number")
+    boxed = document.add_paragraph("The registration desk is by the main door.")
+    boxed._p.append(
+        _xml(
+            f'<w:r {W_NS} xmlns:v="urn:schemas-microsoft-com:vml"><w:pict><v:shape>'
+            "<v:textbox><w:txbxContent><w:p><w:r><w:t>Registration desk hours: 08:30 to "
+            "11:00 on weekdays.</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape>"
+            "</w:pict></w:r>"
+        )
+    )
+    manual = document.add_paragraph()
+    run = manual.add_run("Collection times")
+    run.bold = True
+    run.font.size = Pt(14)
+    document.add_paragraph("Prescriptions are ready to collect two working days after ordering.")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    # python-docx cannot add footnotes: add the part, its relationship and its content type.
+    source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            if info.filename == "[Content_Types].xml":
+                data = data.replace(
+                    b"</Types>",
+                    b'<Override PartName="/word/footnotes.xml" ContentType="application/'
+                    b'vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>',
+                )
+            elif info.filename == "word/_rels/document.xml.rels":
+                data = data.replace(
+                    b"</Relationships>",
+                    b'<Relationship Id="rIdFootnotes" Type="http://schemas.openxmlformats.org/'
+                    b'officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/>'
+                    b"</Relationships>",
+                )
+            fixed = zipfile.ZipInfo(info.filename, date_time=(2026, 1, 5, 9, 0, 0))
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            out.writestr(fixed, data)
+        fixed = zipfile.ZipInfo("word/footnotes.xml", date_time=(2026, 1, 5, 9, 0, 0))
+        fixed.compress_type = zipfile.ZIP_DEFLATED
+        out.writestr(fixed, FOOTNOTES.encode())
+
+
 WIKI = """---
 title: Repeat prescriptions
 audience: public
@@ -182,6 +277,19 @@ Saturday flu clinics run in October and November.
 """
 
 FACTS = {
+    "dispensary.docx": {
+        "facts": [
+            ["Ordering online", "Footnote 1: The dispensary phone extension is 4417."],
+            ["Ordering online", "1. Sign in to the NHS App.\n2. Choose your repeat medicines."],
+            ["Ordering online", "Registration desk hours: 08:30 to 11:00 on weekdays."],
+            ["Collection times", "ready to collect two working days after ordering"],
+            [
+                "Page headers and footers",
+                "closes at 13:00 on the working day before a bank holiday",
+            ],
+        ],
+        "absent": ["Ordering online\t2", "Collection times 2", "TOC"],
+    },
     "leaflet.pdf": {
         "facts": [
             ["Before your operation", "Reception opens at 07:15."],
@@ -245,6 +353,7 @@ def build(out: Path = OUT) -> None:
     public.mkdir(parents=True, exist_ok=True)
     build_leaflet(public / "leaflet.pdf")
     build_prices(public / "prices.pdf")
+    build_handbook(public / "dispensary.docx")
     (public / "wiki.md").write_text(WIKI, encoding="utf-8")
     (public / "travel.html").write_text(PAGE, encoding="utf-8")
     (public / "notice.txt").write_text("---\naudience: public\n---\n" + NOTICE, encoding="utf-8")
