@@ -76,6 +76,7 @@ class OpenAIChat:
         self.temperature = temperature
         self.max_tokens = max_tokens
         self._api_key = api_key or _NO_KEY
+        self._json_object_only = False  # the server rejected json_schema once
         self._client = self._new_client(read_timeout)
 
     @classmethod
@@ -196,26 +197,43 @@ class OpenAIChat:
     def complete_json(
         self, messages: Sequence[Mapping[str, str]], schema: Mapping[str, Any], timeout: float
     ) -> dict[str, Any]:
-        """Ask for one JSON object shaped by ``schema`` (``response_format`` json_schema).
+        """Ask for one JSON object shaped by ``schema`` (``response_format`` json_schema; a
+        server that rejects that, as llama-cpp-python's does, is asked with json_object and the
+        schema from then on).
 
         Temperature 0; ``timeout`` bounds the whole wait. Raises ModelUnavailable on any
         failure, including a reply that is not a JSON object."""
         wire: Any = [dict(m) for m in messages]
-        response_format: Any = {
-            "type": "json_schema",
-            "json_schema": {"name": "reply", "schema": dict(schema), "strict": True},
-        }
-        try:
-            response = self._client.with_options(
-                timeout=openai.Timeout(timeout, connect=min(self.connect_timeout, timeout))
-            ).chat.completions.create(
-                model=self.model,
-                messages=wire,
-                temperature=0.0,
-                response_format=response_format,
-            )
-        except (openai.OpenAIError, ValueError, OSError) as exc:
-            raise self.explain(exc, read_timeout=timeout) from None
+        formats: list[Any] = [
+            {
+                "type": "json_schema",
+                "json_schema": {"name": "reply", "schema": dict(schema), "strict": True},
+            },
+            # llama-cpp-python's server knows only json_object, with the schema beside it.
+            {"type": "json_object", "schema": dict(schema)},
+        ]
+        if self._json_object_only:
+            formats = formats[1:]
+        client = self._client.with_options(
+            timeout=openai.Timeout(timeout, connect=min(self.connect_timeout, timeout))
+        )
+        for index, response_format in enumerate(formats):
+            try:
+                response = client.chat.completions.create(
+                    model=self.model,
+                    messages=wire,
+                    temperature=0.0,
+                    response_format=response_format,
+                )
+                break
+            except openai.APIStatusError as exc:
+                rejected = "response_format" in str(exc.body) + exc.message
+                if index + 1 < len(formats) and exc.status_code != 404 and rejected:
+                    self._json_object_only = True
+                    continue
+                raise self.explain(exc, read_timeout=timeout) from None
+            except (openai.OpenAIError, ValueError, OSError) as exc:
+                raise self.explain(exc, read_timeout=timeout) from None
         content = response.choices[0].message.content if response.choices else None
         try:
             data = json.loads(content or "")

@@ -182,6 +182,19 @@ def test_complete_json_sends_the_schema_and_returns_the_object(
     assert body["temperature"] == 0.0 and not body.get("stream")
 
 
+def test_complete_json_falls_back_to_json_object_once_for_servers_without_json_schema(
+    chat: OpenAIChat, server: FakeOpenAI
+) -> None:
+    server.reject_json_schema = True
+    server.enqueue(Script.reply('{"route": "appointment", "standalone_question": "book"}'))
+    server.enqueue(Script.reply('{"route": "information", "standalone_question": "park"}'))
+    assert chat.complete_json(MESSAGES, MODEL_ROUTER_SCHEMA, timeout=2.0)["route"] == "appointment"
+    assert chat.complete_json(MESSAGES, MODEL_ROUTER_SCHEMA, timeout=2.0)["route"] == "information"
+    kinds = [b["response_format"]["type"] for b in server.chat_bodies()]
+    assert kinds == ["json_schema", "json_object", "json_object"]  # remembered after one refusal
+    assert server.chat_bodies()[1]["response_format"]["schema"] == MODEL_ROUTER_SCHEMA
+
+
 @pytest.mark.parametrize(
     "script",
     [

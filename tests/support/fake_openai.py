@@ -49,9 +49,12 @@ class FakeOpenAI:
     ):
         self.models = list(models)
         self.default = default or Script()
+        # Answer a json_schema response_format with HTTP 500, as llama-cpp-python's server does.
+        self.reject_json_schema = False
         self._lock = threading.Lock()
         self._scripts: deque[Script] = deque()
         self._bodies: list[dict[str, Any]] = []
+        self._last_script = self.default
         self._outcomes: list[str] = []
         self._stopping = threading.Event()
         self._server: _Server | None = None
@@ -104,7 +107,8 @@ class FakeOpenAI:
     def _next(self, body: dict[str, Any]) -> Script:
         with self._lock:
             self._bodies.append(body)
-            return self._scripts.popleft() if self._scripts else self.default
+            self._last_script = self._scripts.popleft() if self._scripts else self.default
+            return self._last_script
 
     def _finish(self, outcome: str) -> None:
         with self._lock:
@@ -161,6 +165,14 @@ class _Handler(BaseHTTPRequestHandler):
                     }
                 },
             )
+            return
+        response_format = body.get("response_format") or {}
+        if self.fake.reject_json_schema and response_format.get("type") == "json_schema":
+            self.fake._next(body)  # recorded, and the script stays for the retry
+            with self.fake._lock:
+                self.fake._scripts.appendleft(self.fake._last_script)
+            message = "response_format.type: Input should be 'text' or 'json_object'"
+            self._send_json(500, {"error": {"message": message, "code": 500}})
             return
         script = self.fake._next(body)
         try:
