@@ -42,12 +42,14 @@ from engine.events import (
 from engine.extractive import Quote, choose
 from engine.prompting import PROMPT_VERSION, build_messages
 from engine.protocols import ChatModel, Embedder
+from engine.qualification import router_allowed
 from engine.retrieval import RetrievedPassage, Retriever
 from engine.routing import STOP_ROUTES, RoutePlan, add_exemplar_signal, route_by_rules
 from engine.safety import (
     MODEL_ROUTER_SCHEMA,
     RoutingDecision,
     combine,
+    model_router_messages,
     parse_model_router_reply,
     route_question,
 )
@@ -184,7 +186,7 @@ class Assistant:
         if decision.route in STOP_ROUTES:
             yield from self._stop(question, decision, start)
             return
-        if self.settings.ollama.router and self.chat is not None:
+        if self.settings.ollama.router and self.chat is not None and self._router_measured():
             decision, rewritten = self._model_router(question, history, decision)
             if rewritten:
                 # The rewritten query is routed too: a rewrite can only make the outcome safer.
@@ -377,24 +379,16 @@ class Assistant:
             )
         yield from self._finish(progress, ending)
 
+    def _router_measured(self) -> bool:
+        """The router is asked only when measured at <= 2 % false escalation with this model."""
+        assert self.chat is not None
+        return router_allowed(self.db, self.settings, self.chat.model)
+
     def _model_router(
         self, question: str, history: Sequence[Turn], decision: RoutingDecision
     ) -> tuple[RoutingDecision, str | None]:
         assert self.chat is not None
-        context = "\n".join(f"Q: {t.question}\nA: {t.answer}" for t in list(history)[-3:])
-        messages = [
-            {
-                "role": "system",
-                "content": (
-                    "Classify the patient's latest question for a clinic information kiosk. "
-                    "route: emergency (someone may be in danger now), clinical_advice (the answer "
-                    "depends on this person's health, medicines or results), appointment (book, "
-                    "change or cancel), information (published practical guidance). Also rewrite "
-                    "the question as a stand-alone search query using the conversation."
-                ),
-            },
-            {"role": "user", "content": f"{context}\nLatest question: {question}"},
-        ]
+        messages = model_router_messages(question, history)
         try:
             raw = self.chat.complete_json(messages, MODEL_ROUTER_SCHEMA, ROUTER_TIMEOUT)
         except Exception as exc:  # timeout, bad JSON, no server: the safe deterministic path

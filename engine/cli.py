@@ -210,13 +210,23 @@ def cmd_evaluate(args: argparse.Namespace, settings: Settings) -> int:
     if args.verbose_failures:
         for failure in report.failures:
             print(f"  - {failure['question']!r}: {'; '.join(failure['problems'])}")
+    # The chat model: the router's false escalation (when configured) and, with --generate,
+    # the qualification (engine.generation_qualification).
+    from engine.generation_qualification import evaluate_models
+
+    model_lines, model_figures, qualified = evaluate_models(
+        db, embedder, settings, questions, generate=args.generate
+    )
+    for line in model_lines:
+        print(f"\n{line}")
     if args.json:
-        Path(args.json).write_text(json.dumps(report.to_json(), indent=2), encoding="utf-8")
+        data = {**report.to_json(), **model_figures}
+        Path(args.json).write_text(json.dumps(data, indent=2), encoding="utf-8")
         print(f"JSON report: {args.json}")
     if args.plot:
         write_plot(report, Path(args.plot))
         print(f"Plot: {args.plot}")
-    return 0 if report.passed else 1
+    return 0 if report.passed and qualified else 1
 
 
 COMMANDS: dict[str, Handler] = {
@@ -273,6 +283,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--json", help="also write every figure and failing question as JSON")
     evaluate.add_argument("--plot", help="write a PNG of the similarity distributions")
     evaluate.add_argument("--verbose-failures", action="store_true", help="list every failure")
+    evaluate.add_argument(
+        "--generate",
+        action="store_true",
+        help="also qualify the configured chat model: answer every information and "
+        "out-of-scope question with it (exit 1 below [generation] min_useful_rate)",
+    )
 
     # Imported plainly: a broken module must fail loudly, not silently lose its commands.
     for registrar in (cli_admin, cli_ops, cli_queue, cli_inspect):

@@ -334,6 +334,128 @@ def _check_ollama(settings: Settings) -> list[Check]:
     return checks
 
 
+def _check_openai(settings: Settings) -> list[Check]:
+    """The OpenAI-compatible server ([generation] backend = "openai"): reachable, model served."""
+    g = settings.generation
+    if settings.ollama.generation == "extractive" or not g.openai_base_url:
+        reason = "generation = extractive" if g.openai_base_url else "no openai_base_url"
+        return [
+            Check(
+                "openai server",
+                True,
+                False,
+                f"{reason}: answers are extractive (passages quoted with citations)",
+            )
+        ]
+    from engine.openai_chat import OpenAIChat
+
+    try:
+        chat = OpenAIChat.from_settings(settings)
+    except ClinicError as exc:
+        return [Check("openai server", False, False, str(exc), "Correct [generation].")]
+    name = f"openai server {chat.base_url}"
+    try:
+        served = chat.available_models()
+    except ClinicError as exc:
+        return [
+            Check(
+                name,
+                False,
+                False,
+                f"{exc} Answers fall back to extractive.",
+                "Start the server (e.g. vLLM) there, or correct [generation] openai_base_url.",
+            )
+        ]
+    finally:
+        chat.close()
+    if g.openai_model not in served:
+        return [
+            Check(
+                name,
+                False,
+                False,
+                f"reachable, but it does not serve {g.openai_model} (it serves "
+                f"{', '.join(served) or 'nothing'}): answers are extractive",
+                "Set [generation] openai_model to a served name, or start the server with it.",
+            )
+        ]
+    return [Check(name, True, False, f"reachable; serves {g.openai_model}")]
+
+
+def _chat_configured(settings: Settings) -> bool:
+    if settings.ollama.generation == "extractive":
+        return False
+    if settings.generation.backend == "openai":
+        return bool(settings.generation.openai_base_url)
+    return bool(settings.ollama.hosts)
+
+
+def _check_measurements(settings: Settings) -> list[Check]:
+    """The router's measurement (when it is configured) and the last qualification of the chat
+    model in use (engine.qualification; written by 'clinic-assistant evaluate')."""
+    from engine.qualification import GENERATION, chat_identity, latest_measurement, router_verdict
+
+    if not _chat_configured(settings):
+        return []
+    backend, model = chat_identity(settings)
+    checks: list[Check] = []
+    try:
+        database = dbm.Database(dbm.database_url(settings), pool_size=1)
+    except Exception:
+        return []
+    try:
+        if settings.ollama.router:
+            verdict = router_verdict(database, backend, model)
+            checks.append(
+                Check("model router", verdict.allowed, False, verdict.detail, verdict.fix)
+            )
+        qualify = (
+            "Run 'clinic-assistant evaluate evaluation/questions.yaml --generate' "
+            "(docs/evaluation.md)."
+        )
+        try:
+            last = latest_measurement(database, GENERATION, backend, model)
+        except Exception:
+            last = None
+        threshold = settings.generation.min_useful_rate
+        if last is None:
+            checks.append(
+                Check(
+                    "model qualification",
+                    False,
+                    False,
+                    f"{model} ({backend}) was never qualified on this database's documents",
+                    qualify,
+                )
+            )
+            return checks
+        f = last.figures
+        stamp = last.measured_at.date().isoformat() if last.measured_at else "?"
+        detail = (
+            f"{model}: {last.rate * 100:.1f}% useful answers ({f.get('useful', '?')}/"
+            f"{last.questions} answerable), {f.get('false_refusals', '?')} false refusals, "
+            f"{f.get('wrong_details_caught', '?')} wrong details caught, out-of-scope refused "
+            f"{f.get('out_of_scope_refused', '?')}/{f.get('out_of_scope', '?')} ({stamp})"
+        )
+        if last.rate < threshold:
+            checks.append(
+                Check(
+                    "model qualification",
+                    False,
+                    False,
+                    f"{detail}: below the {threshold * 100:.0f}% threshold; most kiosk answers "
+                    "will be refusals or quotes",
+                    'Use a stronger chat model (or set [ollama] generation = "extractive"), '
+                    "then " + qualify[0].lower() + qualify[1:],
+                )
+            )
+        else:
+            checks.append(Check("model qualification", True, False, detail))
+    finally:
+        database.dispose()
+    return checks
+
+
 def _check_logs(settings: Settings) -> Check:
     folder = settings.log_dir
     try:
@@ -427,7 +549,12 @@ def run_checks(settings: Settings) -> list[Check]:
     checks.append(_check_embedding(settings, recorded))
     if db_checks[0].ok:
         checks.append(_check_floor(settings, recorded))
-    checks.extend(_check_ollama(settings))
+    if settings.generation.backend == "openai":
+        checks.extend(_check_openai(settings))
+    else:
+        checks.extend(_check_ollama(settings))
+    if db_checks[0].ok:
+        checks.extend(_check_measurements(settings))
     checks.append(_check_logs(settings))
     checks.append(_check_kiosk_pin(settings))
     return checks

@@ -53,6 +53,28 @@ class EmbeddingConfig(Base):
     __table_args__ = (CheckConstraint("id = 1", name="embedding_config_single_row"),)
 
 
+class ModelMeasurement(Base):
+    """One measurement of a chat model (engine.qualification): the router's false escalation or
+    the qualification's useful-answer rate, with every figure as JSON."""
+
+    __tablename__ = "model_measurements"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    backend: Mapped[str] = mapped_column(String(20))
+    model: Mapped[str] = mapped_column(String(300))
+    measured_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    questions: Mapped[int] = mapped_column(Integer)
+    rate: Mapped[float] = mapped_column()
+    figures: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
+    __table_args__ = (
+        CheckConstraint("kind IN ('router', 'generation')", name="model_measurements_kind"),
+        CheckConstraint("rate >= 0 AND rate <= 1", name="model_measurements_rate"),
+        Index("ix_model_measurements_latest", "kind", "backend", "model", "measured_at"),
+    )
+
+
 class Document(Base):
     __tablename__ = "documents"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -30,6 +30,7 @@ from engine.settings import Settings
 _MAX_SERVER_TEXT = 200
 # vLLM and llama.cpp's server accept any key when none is configured; the client insists on one.
 _NO_KEY = "not-needed"
+_JSON_MAX_TOKENS = 256
 
 
 def _display_url(url: str) -> str:
@@ -223,6 +224,7 @@ class OpenAIChat:
                     model=self.model,
                     messages=wire,
                     temperature=0.0,
+                    max_tokens=_JSON_MAX_TOKENS,  # a route and one question; never a ramble
                     response_format=response_format,
                 )
                 break

@@ -58,7 +58,13 @@ QUEUE_FUNCTIONS = (
 )
 # Retention purge (migration 0005): deletes only answers past their retention, never others.
 PURGE_FUNCTION = "clinic_purge_expired_answers(integer)"
-KIOSK_READABLE = ("documents", "chunks", "embedding_config", "alembic_version")
+KIOSK_READABLE = (
+    "documents",
+    "chunks",
+    "embedding_config",
+    "alembic_version",
+    "model_measurements",  # the router may be used only once measured (engine.qualification)
+)
 
 _PUBLIC_CHUNK = (
     "EXISTS (SELECT 1 FROM documents d WHERE d.id = chunks.document_id AND d.audience = 'public')"

@@ -4,7 +4,11 @@ The public API is re-exported here; see :mod:`engine.safety.router` for the orde
 :mod:`engine.safety.rules` for where each line is drawn and why.
 """
 
-from engine.safety.model_router import MODEL_ROUTER_SCHEMA, parse_model_router_reply
+from engine.safety.model_router import (
+    MODEL_ROUTER_SCHEMA,
+    model_router_messages,
+    parse_model_router_reply,
+)
 from engine.safety.router import (
     SAFETY_ORDER,
     RoutingDecision,
@@ -20,6 +24,7 @@ __all__ = [
     "RoutingDecision",
     "canonical_question",
     "combine",
+    "model_router_messages",
     "normalise",
     "parse_model_router_reply",
     "route_question",

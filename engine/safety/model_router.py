@@ -12,10 +12,10 @@ It must never: raise on any reply (garbage, wrong types, unknown routes, huge st
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.events import Route
+from engine.events import Route, Turn
 
 MAX_STANDALONE_CHARS = 1000
 
@@ -28,6 +28,25 @@ MODEL_ROUTER_SCHEMA: dict[str, Any] = {
     "required": ["route", "standalone_question"],
     "additionalProperties": False,
 }
+
+_INSTRUCTIONS = (
+    "Classify the patient's latest question for a clinic information kiosk. "
+    "route: emergency (someone may be in danger now), clinical_advice (the answer "
+    "depends on this person's health, medicines or results), appointment (book, "
+    "change or cancel), information (published practical guidance). Also rewrite "
+    "the question as a stand-alone search query using the conversation."
+)
+
+
+def model_router_messages(question: str, history: Sequence[Turn] = ()) -> list[dict[str, str]]:
+    """The messages the model router is asked with: the same in the engine and when
+    ``clinic-assistant evaluate`` measures the router (engine.qualification)."""
+    context = "\n".join(f"Q: {t.question}\nA: {t.answer}" for t in list(history)[-3:])
+    return [
+        {"role": "system", "content": _INSTRUCTIONS},
+        {"role": "user", "content": f"{context}\nLatest question: {question}"},
+    ]
+
 
 _BY_LABEL: dict[str, Route] = {}
 for _route in Route:

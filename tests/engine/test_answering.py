@@ -30,6 +30,7 @@ from engine.events import (
 from engine.ollama_chat import OllamaChat
 from engine.prompting import PROMPT_VERSION
 from engine.protocols import ChatModel, Embedder
+from engine.qualification import ROUTER, Measurement, record_measurement
 from engine.retrieval import RetrievedPassage, Retriever
 from engine.safety.exemplars import load_bank
 from engine.settings import Settings
@@ -428,8 +429,14 @@ def test_a_clinical_question_close_to_an_emergency_phrasing_is_raised(
         assert str(reason.first()[0]).startswith("exemplar:emergency/overdose")
 
 
+def measured_router(db: Database, model: str = "fake-chat:latest", rate: float = 0.0) -> None:
+    """A router measurement at ``rate`` false escalation: the engine uses a router only then."""
+    record_measurement(db, Measurement(ROUTER, "ollama", model, questions=50, rate=rate))
+
+
 def test_model_router_can_only_make_it_safer(db: Database, fake: Settings) -> None:
     routed = fake.replace(ollama=dataclasses.replace(fake.ollama, router=True))
+    measured_router(db)
     chat = FakeChat()
     chat.json_replies.append({"route": "clinical_advice", "standalone_question": FLU})
     events = ask(db, routed, FLU, chat=chat, embedder=RaisingEmbedder())
@@ -450,6 +457,7 @@ def test_a_model_rewrite_that_is_clinical_is_refused(db: Database, fake: Setting
     # The model calls it information, but its stand-alone rewrite asks for personal advice: the
     # rewrite is routed too, and the safer outcome wins before any retrieval.
     routed = fake.replace(ollama=dataclasses.replace(fake.ollama, router=True))
+    measured_router(db)
     chat = FakeChat()
     chat.json_replies.append(
         {"route": "information", "standalone_question": "Should I stop my warfarin before it?"}
