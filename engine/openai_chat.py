@@ -90,8 +90,7 @@ class OpenAIChat:
             connect_timeout=o.connect_timeout,
             read_timeout=o.read_timeout,
             temperature=o.temperature,
-            # The same limit as Ollama's num_predict, when that setting exists.
-            max_tokens=getattr(o, "num_predict", None) or None,
+            max_tokens=o.num_predict or None,  # the same limit as Ollama's num_predict
         )
 
     def _new_client(self, read_timeout: float) -> openai.OpenAI:
