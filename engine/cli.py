@@ -142,12 +142,16 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
         print(f"Restore with: pg_restore --clean --if-exists --dbname DSN {target}")
         return 0
     if args.db_command == "init-roles":
+        from engine.cli_admin import role_passwords
         from engine.roles import init_roles
 
+        kiosk_password, staff_password = role_passwords(args)
         db = dbm.open_database(settings)
-        for line in init_roles(
-            db, kiosk_password=args.kiosk_password, staff_password=args.staff_password
-        ):
+        try:
+            lines = init_roles(db, kiosk_password=kiosk_password, staff_password=staff_password)
+        finally:
+            db.dispose()
+        for line in lines:
             print(line)
         return 0
     raise AssertionError(args.db_command)
@@ -267,8 +271,14 @@ def build_parser() -> argparse.ArgumentParser:
     backup = db_sub.add_parser("backup", help="write a pg_dump backup (custom format)")
     backup.add_argument("file", nargs="?", help="default: <data dir>/backups/<timestamp>.dump")
     roles = db_sub.add_parser("init-roles", help="create kiosk and staff roles on a shared server")
-    roles.add_argument("--kiosk-password", required=True)
-    roles.add_argument("--staff-password", required=True)
+    roles.add_argument(
+        "--passwords-stdin",
+        action="store_true",
+        help="read the kiosk password, then the staff password, one per line from standard input "
+        "(default: CLINIC_KIOSK_DB_PASSWORD / CLINIC_STAFF_DB_PASSWORD, else a prompt)",
+    )
+    for removed in ("--kiosk-password", "--staff-password"):  # argv is readable by every user
+        roles.add_argument(removed, dest=removed[2:].replace("-", "_"), help=argparse.SUPPRESS)
 
     ask = sub.add_parser("ask", help="ask a question and stream the answer")
     ask.add_argument("question")

@@ -1,21 +1,23 @@
 """Admin subcommands for ``clinic-assistant``: staff accounts and the demo schedule.
 
-``register(sub)`` adds ``users`` (add, disable, reset-password, list) and ``seed-schedule`` to the
-main parser and returns their handlers. Passwords are read with getpass (asked twice), or from the
-first line of standard input with ``--password-stdin`` for scripts; never from the command line,
-where they would land in shell history and the process list.
+``register(sub)`` adds ``users`` (add, disable, enable, reset-password, list) and ``seed-schedule``
+to the main parser and returns their handlers. Passwords are read with getpass (asked twice), or
+from the first line of standard input with ``--password-stdin`` for scripts; never from the command
+line, where they would land in shell history and the process list.
 """
 
 from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import sys
 from collections.abc import Callable
 from datetime import date
 
 from engine.errors import ValidationError
 from engine.settings import Settings
+from engine.validation import clean_text
 
 Handler = Callable[[argparse.Namespace, Settings], int]
 
@@ -34,13 +36,42 @@ def _read_password(args: argparse.Namespace) -> str:
     return first
 
 
+ROLE_PASSWORD_VARIABLES = ("CLINIC_KIOSK_DB_PASSWORD", "CLINIC_STAFF_DB_PASSWORD")
+
+
+def role_passwords(args: argparse.Namespace) -> tuple[str, str]:
+    """The kiosk and staff database passwords for ``db init-roles``: from the environment
+    (CLINIC_KIOSK_DB_PASSWORD, CLINIC_STAFF_DB_PASSWORD), two lines of standard input with
+    ``--passwords-stdin``, or a prompt; never from the command line."""
+    if getattr(args, "kiosk_password", None) or getattr(args, "staff_password", None):
+        raise ValidationError(
+            "Passwords on the command line are readable by every user of this computer and are no "
+            "longer accepted; set CLINIC_KIOSK_DB_PASSWORD and CLINIC_STAFF_DB_PASSWORD, use "
+            "--passwords-stdin, or answer the prompt (and change the password you just typed)."
+        )
+    if args.passwords_stdin:
+        lines = [sys.stdin.readline().rstrip("\r\n") for _ in range(2)]
+    elif all(os.environ.get(name) for name in ROLE_PASSWORD_VARIABLES):
+        lines = [os.environ[name] for name in ROLE_PASSWORD_VARIABLES]
+    else:
+        lines = [
+            getpass.getpass(f"Password for the {role} database role: ")
+            for role in ("kiosk", "staff")
+        ]
+    for role, password in zip(("kiosk", "staff"), lines, strict=True):
+        if not password:
+            raise ValidationError(f"No password was given for the {role} database role.")
+        clean_text(password, f"The {role} role password")
+    return lines[0], lines[1]
+
+
 def cmd_users(args: argparse.Namespace, settings: Settings) -> int:
     from engine.db import open_database
     from engine.users import UserService, check_password_policy
 
     if args.users_command in ("add", "reset-password"):
         password = _read_password(args)
-        check_password_policy(password)  # before touching the database
+        check_password_policy(password, args.username)  # before touching the database
     db = open_database(settings)
     try:
         service = UserService(db)
@@ -50,6 +81,9 @@ def cmd_users(args: argparse.Namespace, settings: Settings) -> int:
         elif args.users_command == "disable":
             service.disable(args.username, by=args.by)
             print(f"Disabled staff account {args.username.strip().lower()}.")
+        elif args.users_command == "enable":
+            service.enable(args.username, by=args.by)
+            print(f"Enabled staff account {args.username.strip().lower()} (lockout cleared).")
         elif args.users_command == "reset-password":
             service.reset_password(args.username, password, by=args.by)
             print(f"Password reset for {args.username.strip().lower()}.")
@@ -98,7 +132,9 @@ def _weeks(text: str) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> dict[str, Handler]:
     """Add the admin subcommands to ``sub``; returns {command name: handler}."""
-    users = sub.add_parser("users", help="staff accounts: add, disable, reset-password, list")
+    users = sub.add_parser(
+        "users", help="staff accounts: add, disable, enable, reset-password, list"
+    )
     users_sub = users.add_subparsers(dest="users_command", required=True)
 
     def account(name: str, help_text: str, password: bool) -> argparse.ArgumentParser:
@@ -116,6 +152,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> dict[s
     add = account("add", "add a staff account", password=True)
     add.add_argument("--display-name", default="", help="name shown in the staff app")
     account("disable", "disable a staff account (it can no longer sign in)", password=False)
+    account("enable", "switch a disabled or locked-out account back on", password=False)
     account("reset-password", "set a new password for a staff account", password=True)
     users_sub.add_parser("list", help="list staff accounts")
 

@@ -319,3 +319,22 @@ class Alert(Base):
         CheckConstraint("kind IN ('emergency', 'help')", name="alerts_kind_check"),
         Index("alerts_open", "responded_at", "created_at"),
     )
+
+
+class SignInSecret(Base):
+    """Owner-only: the secret behind the fake salt shown for unknown usernames (migration 0005)."""
+
+    __tablename__ = "sign_in_secret"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    secret: Mapped[str] = mapped_column(Text)
+    __table_args__ = (CheckConstraint("id = 1", name="sign_in_secret_single_row"),)
+
+
+class SignInThrottle(Base):
+    """Failed sign-ins per account ('account:NAME') and per machine ('machine:HOST')."""
+
+    __tablename__ = "sign_in_throttle"
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, server_default="0")
+    last_failure_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    blocked_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))

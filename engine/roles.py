@@ -12,9 +12,15 @@ What each role can do:
   It can INSERT into ``answers`` (and read back only the new row's ``id``: INSERT ... RETURNING),
   read ``embedding_config`` and ``alembic_version`` (to check the model and schema), and nothing
   else: no UPDATE, no DELETE, no other table, no other person's question.
-- ``clinic_staff`` reads every row, maintains the documents (re-ingest from the staff desk), and
-  writes appointments, slots, clinicians, departments, the audit log, review decisions and
-  answers. It cannot create or alter tables, or change ``embedding_config`` or ``staff_users``.
+- ``clinic_staff`` reads every row except password hashes (it signs people in through the
+  SECURITY DEFINER functions of migration 0005), maintains the documents (re-ingest from the staff
+  desk), and writes appointments, slots, clinicians, departments, review decisions and answers;
+  it only appends to ``audit_events`` (a trigger refuses UPDATE/DELETE/TRUNCATE for everyone). It
+  cannot create or alter tables, or change ``embedding_config`` or ``staff_users``.
+- Neither role may connect to another database: CONNECT is revoked from PUBLIC on this database
+  (granted to the owner and the two roles) and, where this role is allowed, on ``postgres`` and
+  ``template1``. Run as a superuser, row counts and sizes (pg_class.reltuples, pg_stat_* views,
+  size functions) are hidden from all but the owner and staff; EXPLAIN estimates cannot be.
 - The table owner keeps full access through an explicit permissive ``owner_all`` policy (FORCE
   applies row-level security to the owner too; a superuser bypasses it anyway). Migrations and
   ``evaluate`` run as the owner.
@@ -40,7 +46,6 @@ STAFF_WRITABLE = (
     "chunks",
     "answers",
     "review_decisions",
-    "audit_events",
     "appointments",
     "slots",
     "clinicians",
@@ -65,6 +70,40 @@ KIOSK_READABLE = (
     "alembic_version",
     "model_measurements",  # the router may be used only once measured (engine.qualification)
 )
+# Staff reads staff_users without password_hash, signs in through these functions (migration
+# 0005), appends to audit_events (a trigger refuses UPDATE/DELETE for everyone) and keeps the
+# sign-in throttle. sign_in_secret is the owner's alone.
+STAFF_USER_COLUMNS = ("id", "username", "display_name", "is_active", "created_at")
+SIGN_IN_FUNCTIONS = ("clinic_password_salt(text)", "clinic_password_matches(text, text)")
+OWNER_ONLY = ("staff_users", "sign_in_secret")
+# Where the runner is a superuser: statistics that count rows (staff documents included) are
+# hidden from everyone but the owner and the staff role, in this database.
+ROW_COUNT_COLUMNS = ("reltuples", "relpages", "relallvisible", "relallfrozen")
+STATS_VIEWS = (
+    "pg_stat_all_tables",
+    "pg_stat_user_tables",
+    "pg_stat_xact_all_tables",
+    "pg_stat_xact_user_tables",
+    "pg_statio_all_tables",
+    "pg_statio_user_tables",
+    "pg_stat_all_indexes",
+    "pg_stat_user_indexes",
+    "pg_statio_all_indexes",
+    "pg_statio_user_indexes",
+)
+SIZE_FUNCTIONS = (
+    "pg_relation_size(regclass)",
+    "pg_relation_size(regclass, text)",
+    "pg_total_relation_size(regclass)",
+    "pg_table_size(regclass)",
+    "pg_indexes_size(regclass)",
+    "pg_stat_get_live_tuples(oid)",
+    "pg_stat_get_dead_tuples(oid)",
+    "pg_stat_get_tuples_inserted(oid)",
+    "pg_stat_get_tuples_deleted(oid)",
+    "pg_stat_get_numscans(oid)",
+)
+OTHER_DATABASES = ("postgres", "template1")
 
 _PUBLIC_CHUNK = (
     "EXISTS (SELECT 1 FROM documents d WHERE d.id = chunks.document_id AND d.audience = 'public')"
@@ -99,6 +138,86 @@ def _ensure_role(conn: sa.Connection, role: str, password: str) -> str:
 def _create_policy(conn: sa.Connection, table: str, name: str, clause: str) -> None:
     conn.exec_driver_sql(f"DROP POLICY IF EXISTS {name} ON {table}")
     conn.exec_driver_sql(f"CREATE POLICY {name} ON {table} {clause}")
+
+
+def _may_change(conn: sa.Connection, database: str) -> bool:
+    """True when the current role is a superuser or owns ``database``."""
+    return bool(
+        conn.execute(
+            sa.text(
+                "SELECT r.rolsuper OR d.datdba = r.oid FROM pg_roles r, pg_database d "
+                "WHERE r.rolname = current_user AND d.datname = :d"
+            ),
+            {"d": database},
+        ).scalar()
+    )
+
+
+def _restrict_connect(conn: sa.Connection, database: str, owner: str) -> list[str]:
+    """Only the owner and the two clinic roles may connect to this database; nobody but
+    superusers and owners to ``postgres`` and ``template1`` (where this role may change that).
+    CONNECT granted to PUBLIC cannot be taken from one role alone, hence from PUBLIC."""
+    conn.exec_driver_sql(f"REVOKE CONNECT, TEMPORARY ON DATABASE {_ident(database)} FROM PUBLIC")
+    conn.exec_driver_sql(f"GRANT CONNECT ON DATABASE {_ident(database)} TO {_ident(owner)}")
+    done, skipped = [], []
+    for other in OTHER_DATABASES:
+        if other == database:
+            continue
+        if _may_change(conn, other):
+            conn.exec_driver_sql(f"REVOKE CONNECT ON DATABASE {_ident(other)} FROM PUBLIC")
+            done.append(other)
+        else:
+            skipped.append(other)
+    lines = [
+        f"CONNECT on {database}: {owner}, {KIOSK_ROLE} and {STAFF_ROLE} only"
+        + (f"; revoked from PUBLIC on {', '.join(done)}." if done else ".")
+    ]
+    if skipped:
+        lines.append(
+            f"NOT DONE (needs a superuser or the owner): REVOKE CONNECT ON DATABASE "
+            f"{', '.join(skipped)} FROM PUBLIC, so {KIOSK_ROLE} cannot connect there."
+        )
+    return lines
+
+
+def _hide_row_counts(conn: sa.Connection, owner: str) -> list[str]:
+    """Row counts and sizes in pg_class and the pg_stat views are readable by every role by
+    default; a superuser can take them from PUBLIC in this database (pg_stats already hides
+    tables under row-level security). EXPLAIN estimates cannot be hidden by any grant."""
+    superuser = conn.execute(
+        sa.text("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+    ).scalar()
+    if not superuser:
+        return [
+            f"NOT DONE (needs a superuser): hiding row counts (pg_class.reltuples, pg_stat_* "
+            f"views) from {KIOSK_ROLE}; run 'db init-roles' as a superuser to do it."
+        ]
+    trusted = f"{_ident(owner)}, {STAFF_ROLE}"
+    columns: list[str] = list(
+        conn.execute(
+            sa.text(
+                "SELECT attname FROM pg_attribute "
+                "WHERE attrelid = 'pg_catalog.pg_class'::regclass AND attnum > 0 "
+                "AND NOT attisdropped AND NOT (attname = ANY(:hidden)) ORDER BY attnum"
+            ),
+            {"hidden": list(ROW_COUNT_COLUMNS)},
+        ).scalars()
+    )
+    conn.exec_driver_sql("REVOKE SELECT ON pg_catalog.pg_class FROM PUBLIC")
+    conn.exec_driver_sql(
+        f"GRANT SELECT ({', '.join(_ident(c) for c in columns)}) ON pg_catalog.pg_class TO PUBLIC"
+    )
+    conn.exec_driver_sql(f"GRANT SELECT ON pg_catalog.pg_class TO {trusted}")
+    for view in STATS_VIEWS:
+        conn.exec_driver_sql(f"REVOKE SELECT ON pg_catalog.{view} FROM PUBLIC")
+        conn.exec_driver_sql(f"GRANT SELECT ON pg_catalog.{view} TO {trusted}")
+    for function in SIZE_FUNCTIONS:
+        conn.exec_driver_sql(f"REVOKE EXECUTE ON FUNCTION pg_catalog.{function} FROM PUBLIC")
+        conn.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION pg_catalog.{function} TO {trusted}")
+    return [
+        f"Row counts and sizes (pg_class.{'/'.join(ROW_COUNT_COLUMNS[:2])}, pg_stat_* views, "
+        f"size functions) hidden from {KIOSK_ROLE} and PUBLIC in this database."
+    ]
 
 
 def init_roles(db: Database, *, kiosk_password: str, staff_password: str) -> list[str]:
@@ -141,8 +260,17 @@ def init_roles(db: Database, *, kiosk_password: str, staff_password: str) -> lis
             "INSERT on answers."
         )
 
-        # Staff: read everything, write the working tables.
+        # Staff: read everything but password hashes, write the working tables.
         conn.exec_driver_sql(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {STAFF_ROLE}")
+        conn.exec_driver_sql(f"REVOKE ALL ON {', '.join(OWNER_ONLY)} FROM {STAFF_ROLE}")
+        conn.exec_driver_sql(
+            f"GRANT SELECT ({', '.join(STAFF_USER_COLUMNS)}) ON staff_users TO {STAFF_ROLE}"
+        )
+        conn.exec_driver_sql(f"GRANT INSERT ON audit_events TO {STAFF_ROLE}")
+        conn.exec_driver_sql(f"GRANT INSERT, UPDATE, DELETE ON sign_in_throttle TO {STAFF_ROLE}")
+        for signature in SIGN_IN_FUNCTIONS:
+            conn.exec_driver_sql(f"REVOKE ALL ON FUNCTION {signature} FROM PUBLIC")
+            conn.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION {signature} TO {STAFF_ROLE}")
         conn.exec_driver_sql(
             f"GRANT INSERT, UPDATE, DELETE ON {', '.join(STAFF_WRITABLE)} TO {STAFF_ROLE}"
         )
@@ -150,9 +278,12 @@ def init_roles(db: Database, *, kiosk_password: str, staff_password: str) -> lis
             f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {STAFF_ROLE}"
         )
         lines.append(
-            f"{STAFF_ROLE}: SELECT on every table; INSERT/UPDATE/DELETE on "
-            f"{', '.join(STAFF_WRITABLE)}."
+            f"{STAFF_ROLE}: SELECT on every table but password hashes (sign-in through "
+            "clinic_password_salt/clinic_password_matches); INSERT/UPDATE/DELETE on "
+            f"{', '.join(STAFF_WRITABLE)}, sign_in_throttle; INSERT only on audit_events."
         )
+        lines += _restrict_connect(conn, database, owner)
+        lines += _hide_row_counts(conn, owner)
         for signature in QUEUE_FUNCTIONS:
             conn.exec_driver_sql(
                 f"GRANT EXECUTE ON FUNCTION {signature} TO {KIOSK_ROLE}, {STAFF_ROLE}"

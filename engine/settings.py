@@ -165,6 +165,18 @@ class QueueSettings:
 
 
 @dataclass(frozen=True)
+class SignInSettings:
+    """Staff sign-in throttling and idle sign-out (engine.users, staff_app)."""
+
+    max_failures: int = 5  # per account, then locked for lockout_minutes
+    machine_max_failures: int = 20  # per machine, across accounts
+    lockout_minutes: int = 15
+    first_delay_seconds: float = 1.0  # doubles after each failure until the lockout
+    idle_minutes: float = 10.0  # the staff app signs out after this long without input
+    idle_warning_seconds: int = 60  # countdown shown before the idle sign-out
+
+
+@dataclass(frozen=True)
 class LoggingSettings:
     level: str = "INFO"
     answer_retention_days: int = 30
@@ -185,6 +197,7 @@ class Settings:
     texts: TextSettings = TextSettings()
     kiosk: KioskSettings = KioskSettings()
     logging: LoggingSettings = LoggingSettings()
+    sign_in: SignInSettings = SignInSettings()
     queue: QueueSettings = QueueSettings()
 
     @property
@@ -423,6 +436,14 @@ def load_settings(
         raise ConfigError(
             f"{_where(source, text, 'min_useful_rate')}: [generation] min_useful_rate is a "
             "share between 0 and 1 (0.8 means 80 %)."
+        )
+    sign_in = settings.sign_in
+    if min(sign_in.max_failures, sign_in.machine_max_failures, sign_in.lockout_minutes) < 1 or (
+        sign_in.idle_minutes <= 0 or sign_in.idle_warning_seconds < 20
+    ):
+        raise ConfigError(
+            f"{source}: [sign_in] failures and lockout_minutes must be at least 1, idle_minutes "
+            "above 0 and idle_warning_seconds at least 20."
         )
     if settings.chunking.target_words > settings.chunking.max_words:
         raise ConfigError(f"{source}: [chunking] target_words must not exceed max_words.")

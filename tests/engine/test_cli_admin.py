@@ -47,12 +47,21 @@ def test_users_add_list_reset_disable(
     capsys.readouterr()
     assert run(settings, ["users", "list"], mp=monkeypatch) == 0
     assert capsys.readouterr().out.split() == ["meera", "disabled", "Meera", "Shah"]
+
+    assert run(settings, ["users", "enable", "meera"], mp=monkeypatch) == 0
+    assert "Enabled staff account meera" in capsys.readouterr().out
+    assert users.authenticate("meera", "second secret 456").username == "meera"
     with db.engine.connect() as conn:
         who = conn.execute(sa.text("SELECT username, action FROM audit_events ORDER BY id")).all()
     assert [tuple(r) for r in who] == [
         ("cli", "user_add"),
+        ("meera", "sign_in"),
         ("boss", "user_reset_password"),
+        ("meera", "sign_in"),
         ("cli", "user_disable"),
+        ("meera", "sign_in_failed"),
+        ("cli", "user_enable"),
+        ("meera", "sign_in"),
     ]
 
 
