@@ -12,15 +12,15 @@
 - ``audit_events`` is append-only: UPDATE, DELETE and TRUNCATE are refused by triggers, for every
   role (like ``review_decisions``).
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0007
+Revises: 0006
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
