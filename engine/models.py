@@ -322,7 +322,7 @@ class Alert(Base):
 
 
 class SignInSecret(Base):
-    """Owner-only: the secret behind the fake salt shown for unknown usernames (migration 0007)."""
+    """Owner-only: the secret behind the fake salt shown for unknown usernames (migration 0008)."""
 
     __tablename__ = "sign_in_secret"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

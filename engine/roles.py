@@ -13,7 +13,7 @@ What each role can do:
   read ``embedding_config`` and ``alembic_version`` (to check the model and schema), and nothing
   else: no UPDATE, no DELETE, no other table, no other person's question.
 - ``clinic_staff`` reads every row except password hashes (it signs people in through the
-  SECURITY DEFINER functions of migration 0007), maintains the documents (re-ingest from the staff
+  SECURITY DEFINER functions of migration 0008), maintains the documents (re-ingest from the staff
   desk), and writes appointments, slots, clinicians, departments, review decisions and answers;
   it only appends to ``audit_events`` (a trigger refuses UPDATE/DELETE/TRUNCATE for everyone). It
   cannot create or alter tables, or change ``embedding_config`` or ``staff_users``.
@@ -71,7 +71,7 @@ KIOSK_READABLE = (
     "model_measurements",  # the router may be used only once measured (engine.qualification)
 )
 # Staff reads staff_users without password_hash, signs in through these functions (migration
-# 0007), appends to audit_events (a trigger refuses UPDATE/DELETE for everyone) and keeps the
+# 0008), appends to audit_events (a trigger refuses UPDATE/DELETE for everyone) and keeps the
 # sign-in throttle. sign_in_secret is the owner's alone.
 STAFF_USER_COLUMNS = ("id", "username", "display_name", "is_active", "created_at")
 SIGN_IN_FUNCTIONS = ("clinic_password_salt(text)", "clinic_password_matches(text, text)")

@@ -3,7 +3,7 @@
 Passwords are hashed with scrypt (n=2**14, r=8, p=1, 16-byte random salt) and stored as
 ``scrypt$n$r$p$salt_b64$hash_b64``. Sign-in never reads the stored hash: the database function
 ``clinic_password_salt`` gives the parameters and salt (a fake one for an unknown name), scrypt
-runs here, and ``clinic_password_matches`` compares inside the database (migration 0007), so the
+runs here, and ``clinic_password_matches`` compares inside the database (migration 0008), so the
 ``clinic_staff`` role needs no SELECT on ``password_hash``. Every path costs one scrypt, so timing
 does not reveal which usernames exist, and every wrong-password failure has the same message.
 

@@ -12,15 +12,15 @@
 - ``audit_events`` is append-only: UPDATE, DELETE and TRUNCATE are refused by triggers, for every
   role (like ``review_decisions``).
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
