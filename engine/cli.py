@@ -110,6 +110,8 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
 
         import sqlalchemy as sa
 
+        from engine.private_files import private_folder
+
         dsn = sa.engine.make_url(dbm.database_url(settings))
         target = (
             Path(args.file)
@@ -119,7 +121,10 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
             / f"clinic-assistant-{dt.datetime.now():%Y%m%d-%H%M%S}.dump"
         )
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if args.file:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            else:
+                private_folder(target.parent)  # backups hold password hashes and bookings
         except OSError as exc:
             print(f"error: cannot write the backup to {target}: {exc.strerror}.", file=sys.stderr)
             return 1
@@ -134,7 +139,9 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
         env = dict(os.environ)
         if dsn.password:
             env["PGPASSWORD"] = dsn.password
-        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        done = subprocess.run(
+            command, capture_output=True, text=True, env=env, check=False, umask=0o077
+        )
         if done.returncode != 0:
             print(f"error: the backup failed: {done.stderr.strip()}", file=sys.stderr)
             return 1

@@ -2,8 +2,10 @@
 
 :func:`run_checks` returns one :class:`Check` per concern: the config file, the database (reachable,
 PostgreSQL and pgvector versions, schema revision), the embedding model (file, hash, tokenizer,
-dimension recorded in the database), the similarity floor's calibration, the Ollama hosts and the
-log folder. A check is *blocking* when its failure stops answering (database down, schema behind
+dimension recorded in the database), the similarity floor's calibration, the Ollama hosts, the
+log folder, the embedded server's socket (a private folder, peer sign-in only) and the permissions
+of logs, backups and the data folder (each with the command that fixes it). A check is
+*blocking* when its failure stops answering (database down, schema behind
 and not upgradable, embedding model broken or mismatched); everything else is a warning (no model
 server still answers extractively).
 
@@ -15,14 +17,18 @@ assemble anyway.
 from __future__ import annotations
 
 import datetime as dt
+import os
+import stat
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from alembic.script import ScriptDirectory
 
 from engine import db as dbm
+from engine import private_files
 from engine.errors import ClinicError
 from engine.settings import Settings, load_settings
 
@@ -473,6 +479,72 @@ def _check_logs(settings: Settings) -> Check:
     return Check("logs", True, False, f"{folder} is writable", "")
 
 
+def _check_socket(settings: Settings) -> Check:
+    """The embedded server's socket: a 0700 folder owned by its user, peer rules only."""
+    name = "database socket"
+    if settings.database.url.strip():
+        return Check(name, True, False, "a shared server: who connects is its pg_hba.conf's rule")
+    if os.name != "posix":  # pragma: no cover
+        return Check(name, True, False, "not checked on this system")
+    from engine import embedded_pg
+
+    pgdata = settings.pgdata_dir.absolute()
+    info = embedded_pg.read_pid_file(pgdata)
+    restart = (
+        "Close every clinic app on this machine and start one again: the embedded server then "
+        "restarts with a private socket (docs/deployment.md)."
+    )
+    if info is None or not info.socket_dir:
+        return Check(name, True, False, "the embedded server is not running (checked at start)")
+    folder = Path(info.socket_dir)
+    problems = embedded_pg.socket_problems(pgdata, folder)
+    if problems:
+        return Check(name, False, False, f"{folder}: {'; '.join(problems)}", restart)
+    return Check(name, True, False, f"{folder} is 0700, owned by the server; peer sign-in only")
+
+
+def _check_private_files(settings: Settings) -> list[Check]:
+    """Logs and backups: 0600 files in 0700 folders; the data folder not readable by others."""
+    checks = []
+    for name, folder in (
+        ("log files", settings.log_dir),
+        ("backups", settings.data_dir / "backups"),
+    ):
+        loose = private_files.exposed(private_files.tree(folder))
+        if loose:
+            checks.append(
+                Check(
+                    name,
+                    False,
+                    False,
+                    f"readable by other users: {', '.join(loose[:3])}"
+                    + (f" and {len(loose) - 3} more" if len(loose) > 3 else ""),
+                    f"chmod 700 '{folder}' && chmod 600 '{folder}'/*",
+                )
+            )
+        else:
+            checks.append(Check(name, True, False, f"{folder}: files 0600 in a 0700 folder"))
+    data = settings.data_dir
+    try:
+        mode = stat.S_IMODE(data.stat().st_mode)
+    except OSError:
+        return checks
+    if mode & 0o066:
+        wanted = "711" if os.geteuid() == 0 else "700"
+        checks.append(
+            Check(
+                "data folder",
+                False,
+                False,
+                f"{data} is {mode:04o}: other users can list or change it",
+                f"chmod {wanted} '{data}'",
+            )
+        )
+    else:
+        checks.append(Check("data folder", True, False, f"{data} is {mode:04o}"))
+    return checks
+
+
 def _database_checks(settings: Settings) -> tuple[list[Check], Any]:
     try:
         url = dbm.database_url(settings)
@@ -556,6 +628,8 @@ def run_checks(settings: Settings) -> list[Check]:
     if db_checks[0].ok:
         checks.extend(_check_measurements(settings))
     checks.append(_check_logs(settings))
+    checks.append(_check_socket(settings))
+    checks.extend(_check_private_files(settings))
     checks.append(_check_kiosk_pin(settings))
     return checks
 

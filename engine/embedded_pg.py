@@ -491,6 +491,27 @@ class EmbeddedServer:
             os.chown(path, self.user.uid, self.user.gid)
 
 
+def socket_problems(pgdata: Path, folder: Path) -> list[str]:
+    """What makes a running server's socket reachable by other users (empty: nothing)."""
+    problems = []
+    try:
+        st = os.lstat(folder)
+    except OSError as exc:
+        return [f"cannot be checked ({exc.strerror})"]
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        problems.append(f"the folder is {stat.S_IMODE(st.st_mode):04o}, not 0700")
+    if st.st_uid != server_user().uid:
+        problems.append("the folder is not owned by the server's user")
+    try:
+        rules = (pgdata / "pg_hba.conf").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        rules = ""
+    active = [line.split() for line in rules.splitlines() if line.strip()[:1] not in ("", "#")]
+    if any(words[0] != "local" or "peer" not in words for words in active):
+        problems.append("pg_hba.conf allows more than peer sign-in on the local socket")
+    return problems
+
+
 def _is_private(proc: psutil.Process) -> bool:
     """Started by this module (its command line carries our socket settings)."""
     try:

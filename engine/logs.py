@@ -1,16 +1,61 @@
 """Logging: a rotating file in the data folder's logs/ (or the platform log folder), stderr for
-warnings. Nothing personal (questions, names, phone numbers) is logged at INFO or above."""
+warnings.
+
+Nothing personal (questions, names, phone numbers, reasons, document text) is logged at any
+level. Our own log calls never pass such text; what could still carry it is an exception's
+message, so every line our handlers write goes through :func:`scrub`, which removes SQL parameter
+dumps, PostgreSQL's DETAIL/CONTEXT lines ("Failing row contains (...)", "Key (phone)=(...)") and
+the quoted value of "invalid input syntax" errors. Every engine also has ``hide_parameters=True``
+(engine.db). Log files are 0600 in a 0700 folder (engine.private_files).
+"""
 
 from __future__ import annotations
 
+import io
 import logging
 import logging.handlers
+import re
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from types import TracebackType
 
+from engine.private_files import FILE_MODE, open_private, private_folder
 from engine.settings import Settings
+
+HIDDEN = "(hidden)"
+_SCRUBS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\[parameters: [^\n]*"), f"[parameters: {HIDDEN}]"),
+    (re.compile(r"\b(DETAIL|CONTEXT|HINT):[^\n]*"), rf"\1: {HIDDEN}"),
+    (re.compile(r"Failing row contains [^\n]*"), f"Failing row contains {HIDDEN}"),
+    (re.compile(r"\bKey \([^\n]*"), f"Key {HIDDEN}"),
+    (re.compile(r"(invalid input (?:syntax|value) for [^:\n]*: )[^\n]*"), rf"\1{HIDDEN}"),
+    (re.compile(r"(parameter \$\d+ = )[^\n]*"), rf"\1{HIDDEN}"),
+)
+
+
+def scrub(text: str) -> str:
+    """``text`` without the parts of database errors that can quote a patient's data."""
+    for pattern, replacement in _SCRUBS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+class ScrubbingFormatter(logging.Formatter):
+    """A formatter whose every output line (message and traceback) went through :func:`scrub`."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return scrub(super().format(record))
+
+
+class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """A rotating log file created 0600 (rotated files keep the mode)."""
+
+    def _open(self) -> io.TextIOWrapper:
+        fd = open_private(Path(self.baseFilename))
+        return open(fd, "a", encoding=self.encoding, errors=self.errors)
+
 
 _installed: list[logging.Handler] = []
 _lock = threading.Lock()
@@ -28,10 +73,12 @@ def configure_logging(
         level = logging.DEBUG if verbose else getattr(logging, settings.logging.level, logging.INFO)
         root = logging.getLogger()
         root.setLevel(level)
-        formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+        formatter = ScrubbingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
         try:
-            settings.log_dir.mkdir(parents=True, exist_ok=True)
-            file_handler = logging.handlers.RotatingFileHandler(
+            private_folder(settings.log_dir)
+            for old in settings.log_dir.glob("*.log*"):
+                old.chmod(FILE_MODE)  # files written by an older version were 0644
+            file_handler = PrivateRotatingFileHandler(
                 settings.log_dir / f"{app}.log",
                 maxBytes=2_000_000,
                 backupCount=5,
@@ -43,7 +90,7 @@ def configure_logging(
             print(f"Cannot write the log file in {settings.log_dir}: {exc}", file=sys.stderr)
         console = logging.StreamHandler(sys.stderr)
         console.setLevel(logging.DEBUG if verbose else logging.WARNING)
-        console.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+        console.setFormatter(ScrubbingFormatter("%(levelname)s: %(message)s"))
         _installed.append(console)
         for handler in _installed:
             root.addHandler(handler)
