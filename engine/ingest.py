@@ -22,6 +22,7 @@ the other stops at once with :class:`IngestBusy`.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import re
@@ -35,7 +36,7 @@ import sqlalchemy as sa
 
 from engine import db as dbm
 from engine.chunking import Chunk, chunk_document
-from engine.documents import AUDIENCES, display_path
+from engine.documents import AUDIENCES, Block, display_path
 from engine.errors import ClinicError, DocumentUnreadable
 from engine.loaders import SUPPORTED_SUFFIXES, load_document
 from engine.loaders.limits import check_time, time_limit
@@ -426,6 +427,7 @@ class Ingester:
                     f"{limits.max_chunks_per_document:,} ([ingest] max_chunks_per_document); "
                     "split it into smaller documents",
                 )
+            warnings = [*document.warnings, *_split_warnings(document.blocks, chunks)]
             vectors = self._embed(slug, chunks)
             status = self._write(
                 slug=slug,
@@ -435,6 +437,7 @@ class Ingester:
                 root=candidate.root,
                 digest=digest,
                 reviewed_on=document.reviewed_on,
+                warnings=warnings,
                 chunks=chunks,
                 vectors=vectors,
             )
@@ -501,6 +504,7 @@ class Ingester:
         root: Path,
         digest: str,
         reviewed_on: object,
+        warnings: Sequence[str],
         chunks: Sequence[Chunk],
         vectors: Sequence[Sequence[float]],
     ) -> str:
@@ -517,14 +521,16 @@ class Ingester:
                 "hash": digest,
                 "reviewed": reviewed_on,
                 "user": self.user,
+                "warnings": json.dumps(list(warnings)),
             }
             if doc_id is None:
                 status = "created"
                 doc_id = session.execute(
                     sa.text(
                         "INSERT INTO documents (slug, title, audience, source_path, source_folder, "
-                        "content_hash, reviewed_on, ingested_by) VALUES (:slug, :title, :audience, "
-                        ":path, :folder, :hash, :reviewed, :user) RETURNING id"
+                        "content_hash, reviewed_on, ingested_by, loader_warnings) VALUES (:slug, "
+                        ":title, :audience, :path, :folder, :hash, :reviewed, :user, "
+                        "CAST(:warnings AS jsonb)) RETURNING id"
                     ),
                     params,
                 ).scalar_one()
@@ -538,8 +544,8 @@ class Ingester:
                         "source_folder = CASE WHEN source_path = :path THEN source_folder "
                         "ELSE :folder END, "
                         "source_path = :path, content_hash = :hash, "
-                        "reviewed_on = :reviewed, ingested_at = now(), ingested_by = :user "
-                        "WHERE id = :id"
+                        "reviewed_on = :reviewed, ingested_at = now(), ingested_by = :user, "
+                        "loader_warnings = CAST(:warnings AS jsonb) WHERE id = :id"
                     ),
                     {**params, "id": doc_id},
                 )
@@ -612,9 +618,21 @@ class Ingester:
             )
 
 
-def _insert_audit(session: sa.orm.Session, user: str, action: str, details: object) -> None:
-    import json
+def _split_warnings(blocks: Sequence[Block], chunks: Sequence[Chunk]) -> list[str]:
+    """A warning when a paragraph, list or table was too long for one chunk and was split."""
+    texts = {" ".join(b.text.split()) for b in blocks if b.kind == "text"}
+    pieces = sum(
+        1
+        for chunk in chunks
+        for part in chunk.text.split("\n\n")
+        if part.strip() and part != chunk.heading_path[-1] and " ".join(part.split()) not in texts
+    )
+    return (
+        [f"{pieces} passages are pieces of paragraphs or tables too long for one"] if pieces else []
+    )
 
+
+def _insert_audit(session: sa.orm.Session, user: str, action: str, details: object) -> None:
     session.execute(
         sa.text(
             "INSERT INTO audit_events (username, action, details) "

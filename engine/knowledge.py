@@ -35,6 +35,7 @@ class DocumentInfo:
     source_path: str
     status: str  # STATUS_OK | STATUS_MISSING | STATUS_CHANGED
     ingested_by: str | None = None
+    warnings: tuple[str, ...] = ()  # what the loader changed or guessed, stored at ingest
 
 
 class EmbeddingInfo(NamedTuple):
@@ -51,7 +52,7 @@ def list_documents(db: dbm.Database, settings: Settings | None = None) -> list[D
         rows = session.execute(
             sa.text(
                 "SELECT d.slug, d.title, d.audience, d.reviewed_on, d.ingested_at, d.source_path, "
-                "d.content_hash, d.ingested_by, "
+                "d.content_hash, d.ingested_by, d.loader_warnings, "
                 "(SELECT count(*) FROM chunks c WHERE c.document_id = d.id) AS n "
                 "FROM documents d ORDER BY lower(d.title), d.slug"
             )
@@ -70,6 +71,7 @@ def list_documents(db: dbm.Database, settings: Settings | None = None) -> list[D
             source_path=row.source_path,
             status=_disk_status(row, settings, model),
             ingested_by=row.ingested_by,
+            warnings=tuple(str(w) for w in (row.loader_warnings or [])),
         )
         for row in rows
     ]

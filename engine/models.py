@@ -89,6 +89,10 @@ class Document(Base):
         DateTime(timezone=True), server_default=func.now()
     )
     ingested_by: Mapped[str | None] = mapped_column(String(100))
+    # What the loader changed or guessed (dropped running headers, columns...), for staff.
+    loader_warnings: Mapped[list[str]] = mapped_column(
+        JSONB, server_default=text("'[]'::jsonb"), default=list
+    )
     chunks: Mapped[list[Chunk]] = relationship(
         back_populates="document", cascade="all, delete-orphan", passive_deletes=True
     )

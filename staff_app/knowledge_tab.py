@@ -36,7 +36,16 @@ from staff_app.evaluation_dialog import EvaluationDialog
 from staff_app.services import EvaluationOutcome, KnowledgeBackend
 from staff_app.tasks import ProgressRelay, Tasks
 
-COLUMNS = ("Title", "Audience", "Chunks", "Reviewed", "Last ingested", "Status", "File")
+COLUMNS = (
+    "Title",
+    "Audience",
+    "Chunks",
+    "Reviewed",
+    "Last ingested",
+    "Status",
+    "File",
+    "Loader warnings",
+)
 NO_AUDIENCE = "no audience declared"
 EVALUATION_MISSING = (
     "The evaluation is run from the command line: clinic-assistant evaluate "
@@ -104,6 +113,7 @@ def document_cells(doc: Any) -> list[str]:
         ingested + (f" by {by}" if by else ""),
         doc.status,
         doc.source_path,
+        "; ".join(getattr(doc, "warnings", ())) or "none",
     ]
 
 

@@ -88,3 +88,16 @@ def test_fidelity_chunks_are_bounded(
 ) -> None:
     assert all(len(text) <= max_chars(settings.chunking) for _, _, text, _ in ingested)
     assert all(len(text.split()) <= settings.chunking.max_words for _, _, text, _ in ingested)
+
+
+def test_loader_warnings_are_stored_and_listed_for_the_knowledge_tab(
+    db: dbm.Database, settings: Settings, ingested: list[tuple[str, str, str, int]]
+) -> None:
+    from engine.knowledge import list_documents
+
+    warnings = {Path(d.source_path).name: d.warnings for d in list_documents(db, settings)}
+    assert "set in two columns: read column by column" in warnings["leaflet.pdf"]
+    assert any("running header/footer lines dropped" in w for w in warnings["leaflet.pdf"])
+    assert any("text boxes" in w for w in warnings["dispensary.docx"])
+    assert any("table rows rebuilt" in w for w in warnings["prices.pdf"])
+    assert warnings["notice.txt"] == ()
