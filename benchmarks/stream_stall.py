@@ -2,7 +2,10 @@
 largest event-loop stall, measured as the biggest gap between ticks of a 10 ms QTimer.
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/stream_stall.py [--tokens N]
-Target: largest stall under 33 ms (two frames at 60 Hz).
+        [--layout tall|square|short|portrait|all]
+Target: largest stall under 33 ms (two frames at 60 Hz). ``--layout`` streams into a chat view
+of the size and text scale the kiosk uses for that screen class (kiosk_app.layout); ``all`` runs
+the four classes one after another.
 """
 
 from __future__ import annotations
@@ -70,15 +73,41 @@ class Sink(QObject):
         QTimer.singleShot(50, self.app.quit)
 
 
+# The chat area of the kiosk window for each screen class (the window minus title, question box
+# and folded keyboard), and the screen it stands for.
+LAYOUT_VIEWS = {
+    "tall": ((1870, 860), "1920x1080"),
+    "square": ((1230, 800), "1280x1024"),
+    "short": ((1318, 560), "1366x768"),
+    "portrait": ((1030, 1700), "1080x1920"),
+}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tokens", type=int, default=2000)
     parser.add_argument("--flush-ms", type=int, default=30)
+    parser.add_argument("--layout", choices=[*LAYOUT_VIEWS, "all"], default=None)
     args = parser.parse_args()
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
-    view = ChatView(font_scale=2.3)
-    view.resize(1600, 800)
+    if args.layout is None:
+        return run(app, args, (1600, 800), 2.3)
+    from kiosk_app.layout import CLASSES
+
+    scales = {m.name: m.chat_scale for m in CLASSES}
+    names = list(LAYOUT_VIEWS) if args.layout == "all" else [args.layout]
+    codes = []
+    for name in names:
+        size, screen = LAYOUT_VIEWS[name]
+        print(f"--- layout {name} ({screen}), chat scale {scales[name]}")
+        codes.append(run(app, args, size, scales[name]))
+    return max(codes)
+
+
+def run(app: QApplication, args: argparse.Namespace, size: tuple[int, int], scale: float) -> int:
+    view = ChatView(font_scale=scale)
+    view.resize(*size)
     view.show()
     tokens = [WORDS[i % len(WORDS)] + " " for i in range(args.tokens)]
     events = [TokenEvent(t) for t in tokens]
@@ -111,6 +140,8 @@ def main() -> int:
     print(f"largest stall        {worst:.1f} ms  (target < 33 ms)")
     ok = sink.bubble.text == "".join(tokens)
     print(f"text complete        {ok}")
+    view.hide()
+    view.deleteLater()
     return 0 if ok and worst < 33 else 1
 
 

@@ -60,7 +60,10 @@ QPushButton#key {{
 }}
 QPushButton#key[active="true"] {{ background: {PRIMARY}; color: {PAPER}; }}
 QPushButton#keyboardToggle {{ border-color: {PRIMARY}; color: {PRIMARY}; padding: 8px 28px; }}
-QPushButton#suggestion {{ text-align: left; padding: 12px 22px; border-color: {PRIMARY}; }}
+QPushButton#suggestion {{
+    text-align: left; padding: 4px 12px; border-color: {PRIMARY};
+    min-height: {(m.topic_px or m.touch_px) - 14}px;
+}}
 QPushButton#citationButton {{
     text-align: left; border: 2px solid {PRIMARY}; color: {PRIMARY}; padding: 8px 14px;
 }}

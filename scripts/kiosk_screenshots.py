@@ -40,8 +40,8 @@ from tests.support.fake_backend import FakeBackend, cited_answer  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 SIZES = ((1920, 1080), (1366, 768), (1280, 1024), (1080, 1920), (1024, 768))
-FIRST = "How long do I need to fast before a blood test?"
-SECOND = "Where can I park?"
+FIRST = "What should I bring to my appointment?"
+SECOND = "Where can I park my car when I come to the clinic?"
 EMERGENCY = "My husband has chest pain and is sweating"
 
 FASTING = Citation(
