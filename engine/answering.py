@@ -40,7 +40,7 @@ from engine.events import (
     Turn,
 )
 from engine.extractive import Quote, choose
-from engine.prompting import PROMPT_VERSION, build_messages
+from engine.prompting import PROMPT_VERSION, build_messages, offered_text
 from engine.protocols import ChatModel, Embedder
 from engine.qualification import router_allowed
 from engine.retrieval import RetrievedPassage, Retriever
@@ -347,7 +347,7 @@ class Assistant:
         assert self.chat is not None
         refusal = self.settings.texts.refusal
         original = reply.text
-        verdict = check_answer(original, [p.prompt_text for p in passages], refusal)
+        verdict = check_answer(original, [offered_text(p) for p in passages], refusal)
         model, tokens = self.chat.model, reply.tokens
         if verdict.ok and verdict.is_refusal:
             if verdict.text != original:

@@ -189,7 +189,7 @@ def _label_phrases(passages: Sequence[str]) -> list[str]:
     """Each offered passage's heading path (its first line) and the parts of it, longest first."""
     phrases: set[str] = set()
     for passage in passages:
-        label = " ".join(passage.split("\n", 1)[0].split())
+        label = " ".join(_REVIEWED.sub(" ", passage.split("\n", 1)[0]).split())
         if label:
             phrases.add(label)
             phrases.update(part.strip() for part in re.split(r"\s*>\s*", label) if part.strip())
@@ -222,9 +222,10 @@ def _without_citations(text: str) -> str:
 def check_answer(text: str, passages: Sequence[str], refusal: str) -> GuardResult:
     """Decide whether ``text`` (the model's finished answer) may be shown.
 
-    ``passages[i]`` is the text (heading path on the first line, then the body) of passage
-    ``i + 1`` as offered in the prompt. Returns the text to show: the answer with invalid
-    citation numbers removed, or the refusal with the reason it was refused.
+    ``passages[i]`` is passage ``i + 1`` exactly as offered in the prompt (heading path and any
+    ``(reviewed <date>)`` on the first line, then the body: ``prompting.offered_text``).
+    Returns the text to show: the answer with invalid citation numbers removed, or the refusal
+    with the reason it was refused.
     """
     if is_exact_refusal(text, refusal) or is_exact_refusal(_without_citations(text), refusal):
         return GuardResult(ok=True, text=refusal, cited=(), reason=None, is_refusal=True)

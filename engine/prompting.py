@@ -43,6 +43,14 @@ QUESTION_REMINDER = (
 )
 
 
+def offered_text(passage: RetrievedPassage) -> str:
+    """A passage exactly as the prompt offers it, without its number: the heading path and review
+    date on the first line, then the text. The citation guard checks answers against this, so a
+    detail the model copied from what it was shown (the review date too) is found."""
+    reviewed = f" (reviewed {passage.reviewed_on.isoformat()})" if passage.reviewed_on else ""
+    return f"{passage.label}{reviewed}\n{passage.text}"
+
+
 def build_messages(
     question: str,
     passages: Sequence[RetrievedPassage],
@@ -54,10 +62,7 @@ def build_messages(
     for turn in list(history)[-2:]:
         messages.append({"role": "user", "content": turn.question})
         messages.append({"role": "assistant", "content": turn.answer})
-    blocks = []
-    for number, passage in enumerate(passages, start=1):
-        reviewed = f" (reviewed {passage.reviewed_on.isoformat()})" if passage.reviewed_on else ""
-        blocks.append(f"[{number}] {passage.label}{reviewed}\n{passage.text}")
+    blocks = [f"[{n}] {offered_text(p)}" for n, p in enumerate(passages, start=1)]
     content = (
         "CLINIC DOCUMENTS:\n\n"
         + "\n\n".join(blocks)

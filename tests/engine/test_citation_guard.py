@@ -505,3 +505,26 @@ def test_never_raises_on_garbage(seed: int) -> None:
         passage = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 120)))
         result = check_answer(text, [passage, "Label\n" + text], REFUSAL)
         assert result.ok or result.text == REFUSAL
+
+
+# ------------------------------------------------------------------ what the prompt showed
+
+REVIEWED = [
+    "Visiting the clinic > What to bring (reviewed 2026-11-02)\nPlease bring a list of all the "
+    "medicines you take and your appointment confirmation.",
+]
+
+
+def test_a_reply_copying_the_offered_header_and_text_passes() -> None:
+    # Real (Qwen2.5-Coder-0.5B, prompt v2): the passage copied with the header it was shown.
+    reply = f"[1] {REVIEWED[0]}"
+    assert check(reply, REVIEWED).ok
+
+
+def test_a_review_date_the_prompt_did_not_show_is_refused() -> None:
+    reply = "Bring a list of your medicines [1] (reviewed 2026-12-02)."
+    assert_refused(check(reply, REVIEWED), "unverified_detail:2026-12-02")
+
+
+def test_the_offered_header_with_its_review_date_alone_says_nothing() -> None:
+    assert_refused(check(f"[1] {REVIEWED[0].splitlines()[0]}", REVIEWED), "empty_answer")

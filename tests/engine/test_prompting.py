@@ -6,7 +6,13 @@ import datetime as dt
 import re
 
 from engine.events import Turn
-from engine.prompting import PROMPT_VERSION, QUESTION_REMINDER, SYSTEM_PROMPT, build_messages
+from engine.prompting import (
+    PROMPT_VERSION,
+    QUESTION_REMINDER,
+    SYSTEM_PROMPT,
+    build_messages,
+    offered_text,
+)
 from engine.retrieval import RetrievedPassage
 from engine.settings import DEFAULT_REFUSAL_TEXT
 
@@ -76,3 +82,10 @@ def test_passages_are_numbered_with_their_headings_and_the_question_comes_last()
 
 def test_the_prompt_has_a_version() -> None:
     assert PROMPT_VERSION and PROMPT_VERSION != "1"
+
+
+def test_the_guard_checks_against_exactly_what_the_prompt_offered() -> None:
+    user = build_messages("How much is the flu jab?", PASSAGES, REFUSAL)[-1]["content"]
+    for number, p in enumerate(PASSAGES, start=1):
+        assert f"[{number}] {offered_text(p)}\n" in user
+    assert offered_text(PASSAGES[0]).startswith("Fees > Vaccinations (reviewed 2026-01-15)\n")
