@@ -24,7 +24,9 @@ def test_a_shared_server_is_probed_with_backoff_and_logged_once_per_state_change
 ) -> None:
     down = Settings(
         data_dir=tmp_path,
-        database=DatabaseSettings(url="postgresql://x:secret@127.0.0.1:1/clinic", connect_timeout=1),
+        database=DatabaseSettings(
+            url="postgresql://x:secret@127.0.0.1:1/clinic", connect_timeout=1
+        ),
     )
     clock = Clock()
     supervisor = dbm.DatabaseSupervisor(down, clock=clock)
