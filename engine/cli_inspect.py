@@ -23,7 +23,7 @@ Handler = Callable[[argparse.Namespace, Settings], int]
 
 def describe(path: Path, settings: Settings) -> Iterator[str]:
     """Lines describing what ``path`` becomes. Raises ``DocumentUnreadable`` like ingest."""
-    document = load_document(path)
+    document = load_document(path, ocr=settings.ingest.ocr)
     chunks = chunk_document(document.title, document.blocks, settings.chunking)
     yield f"File:      {display_path(path)}"
     yield f"Title:     {document.title}"

@@ -613,6 +613,23 @@ def _check_kiosk_pin(settings: Settings) -> Check:
     return Check("kiosk exit PIN", True, False, "set (not the default)", "")
 
 
+def _check_ocr(settings: Settings) -> Check:
+    from engine.loaders.ocr import ocr_status
+
+    available, detail = ocr_status()
+    if not settings.ingest.ocr:
+        return Check(
+            "OCR", True, False, "switched off ([ingest] ocr = false): scanned PDFs are refused"
+        )
+    return Check(
+        "OCR",
+        available,
+        False,
+        detail,
+        "" if available else "Optional: apt-get install tesseract-ocr to read scanned PDFs.",
+    )
+
+
 def run_checks(settings: Settings) -> list[Check]:
     """Every health check, in the order a person would fix them."""
     checks = [_check_config(settings)]
@@ -630,6 +647,7 @@ def run_checks(settings: Settings) -> list[Check]:
     checks.append(_check_logs(settings))
     checks.append(_check_socket(settings))
     checks.extend(_check_private_files(settings))
+    checks.append(_check_ocr(settings))
     checks.append(_check_kiosk_pin(settings))
     return checks
 

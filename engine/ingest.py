@@ -405,7 +405,7 @@ class Ingester:
                         existing.chunks,
                     )
             with time_limit(shown, limits.max_seconds_per_file):
-                document = load_document(path)
+                document = load_document(path, ocr=limits.ocr)
                 loaded_audience = resolve_audience(
                     document.audience, folder_audience, override, Path(shown)
                 )

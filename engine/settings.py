@@ -75,6 +75,7 @@ class IngestSettings:
     max_file_mb: float = 50.0
     max_seconds_per_file: float = 120.0  # reading and chunking (not embedding); 0: no limit
     max_chunks_per_document: int = 2000
+    ocr: bool = True  # read scanned PDFs with tesseract when it is installed
 
 
 @dataclass(frozen=True)

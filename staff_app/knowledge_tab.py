@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.ingest import IngestReport
+from engine.loaders.ocr import ocr_status
 from staff_app.appointments_tab import confirm, make_table, selected_payload, set_rows
 from staff_app.errors import describe
 from staff_app.evaluation_dialog import EvaluationDialog
@@ -152,6 +153,11 @@ class KnowledgeTab(QWidget):
         self.relay.progress.connect(self._on_progress)
         self.setAcceptDrops(True)
 
+        _, detail = ocr_status()
+        self.ocr = QLabel(f"OCR for scanned PDFs: {detail}.")
+        self.ocr.setTextFormat(Qt.TextFormat.PlainText)
+        self.ocr.setObjectName("ocrInfo")
+        self.ocr.setWordWrap(True)
         self.embedding = QLabel("Embedding model: loading...")
         self.embedding.setTextFormat(Qt.TextFormat.PlainText)
         self.embedding.setObjectName("embeddingInfo")
@@ -216,6 +222,7 @@ class KnowledgeTab(QWidget):
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.embedding)
+        layout.addWidget(self.ocr)
         layout.addLayout(buttons)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.drop_hint)

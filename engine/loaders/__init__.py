@@ -30,7 +30,7 @@ from engine.loaders.text import load_text
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".docx", ".pdf", ".txt", ".html", ".htm")
 
 
-def load_document(path: Path) -> LoadedDocument:
+def load_document(path: Path, *, ocr: bool = True) -> LoadedDocument:
     """Read one knowledge document. Raises ``DocumentUnreadable(path, reason)``.
 
     Whatever the loader, the text that comes out is cleaned (:func:`clean_text`: NFKC, no
@@ -59,7 +59,7 @@ def load_document(path: Path) -> LoadedDocument:
     if suffix == ".docx":
         document = load_docx(path)
     elif suffix == ".pdf":
-        document = load_pdf(path)
+        document = load_pdf(path, ocr=ocr)
     elif suffix in (".html", ".htm"):
         document = load_html(path)
     elif suffix == ".txt":

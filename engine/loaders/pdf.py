@@ -17,8 +17,9 @@ Title: metadata ``/Title`` (unless it is just a file name), else the first headi
 name. Audience and review date: metadata ``/Keywords`` such as ``audience=public``.
 
 It must never drop words other than page numbers at the top or bottom of a page, and never
-guess an audience. A PDF without a text layer, an encrypted PDF and a damaged PDF are
-``DocumentUnreadable`` with a reason a person can act on.
+guess an audience. A PDF without a text layer is read by OCR when ``tesseract`` is installed
+(:mod:`engine.loaders.ocr`, marked with an "OCR used" warning), else it is refused; an encrypted
+PDF and a damaged PDF are ``DocumentUnreadable`` with a reason a person can act on.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ from engine.documents import (
 )
 from engine.errors import DocumentUnreadable
 from engine.loaders.limits import check_time
+from engine.loaders.ocr import ocr_pages, tesseract_path
+from engine.loaders.text import parse_text_blocks
 
 NO_TEXT_LAYER = "no text layer: it looks like a scanned image; export it with text or use the .docx"
 ENCRYPTED = "the PDF is password-protected: save or export a copy without a password"
@@ -472,7 +475,19 @@ def _metadata_title(metadata: Any) -> str:
     return title
 
 
-def load_pdf(path: Path) -> LoadedDocument:
+def _ocr_blocks(reader: Any, path: Path, warnings: list[str]) -> list[Block]:
+    """Blocks read by OCR from a PDF without a text layer (empty when OCR is unavailable)."""
+    texts = ocr_pages(list(reader.pages))
+    blocks = [block for text in texts if text.strip() for block in parse_text_blocks(text)]
+    if blocks:
+        read = sum(1 for text in texts if text.strip())
+        warnings.append(
+            f"OCR used: {read} of {len(texts)} pages read from scanned images; check the text"
+        )
+    return blocks
+
+
+def load_pdf(path: Path, *, ocr: bool = True) -> LoadedDocument:
     try:
         reader = pypdf.PdfReader(str(path))
         if reader.is_encrypted:
@@ -491,11 +506,14 @@ def load_pdf(path: Path) -> LoadedDocument:
         raise DocumentUnreadable(
             str(path), f"not a readable PDF ({type(exc).__name__}); is it damaged?"
         ) from None
-    if not lines:
-        raise DocumentUnreadable(str(path), NO_TEXT_LAYER)
+    if lines:
+        blocks = _blocks(lines)
+    else:
+        blocks = _ocr_blocks(reader, path, warnings) if ocr and tesseract_path() else []
+        if not blocks:
+            raise DocumentUnreadable(str(path), NO_TEXT_LAYER)
     pairs = parse_metadata_pairs(str(metadata.get("/Keywords", "") or "")) if metadata else {}
     audience, reviewed_on = metadata_fields(pairs, path)
-    blocks = _blocks(lines)
     title = _metadata_title(metadata)
     if not title:
         title = next((b.text for b in blocks if b.kind == "heading"), title_from_filename(path))
