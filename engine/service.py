@@ -208,6 +208,12 @@ class ServiceBackend:
                 if self._unlogged and self._unlogged[0] is entry:
                     self._unlogged.popleft()
 
+    def restart_database(self) -> None:
+        """Bring a dead database back through the one supervisor (``engine.db``): an embedded
+        server is started again the way it is at launch; a shared server is probed with backoff.
+        Never raises: ``check_database`` says whether it worked."""
+        supervisor_for(self.settings).check()
+
     def check_database(self) -> None:
         try:
             self.database().ping()

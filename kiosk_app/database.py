@@ -10,8 +10,9 @@ starts it again through the same path as at launch. While up, a quiet heartbeat 
 question does.
 
 Logging is one line per state change: "unavailable" (the reason, no traceback), "still
-unavailable" every ``STILL_DOWN_LOG_SECONDS``, "available again". Any failure of the check counts
-as unavailable (fail safe). Never blocks the GUI thread.
+unavailable" every ``STILL_DOWN_LOG_SECONDS``, "available again"; at DEBUG when a restarter is
+given, because the supervisor behind it already logs each state change once. Any failure of
+the check counts as unavailable (fail safe). Never blocks the GUI thread.
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ class DatabaseMonitor(QObject):
         self._failures = 0
         self._check = check
         self._restart = restart
+        self._level = logging.DEBUG if restart is not None else logging.INFO
         self._call = BackgroundCall(self._attempt, self)
         self._call.succeeded.connect(self._on_ok)
         self._call.failed.connect(self._on_failed)
@@ -119,7 +121,8 @@ class DatabaseMonitor(QObject):
     @Slot(object)
     def _on_ok(self, _result: object) -> None:
         if not self.available and self._down_since is not None:
-            log.info(
+            log.log(
+                self._level,
                 "Database available again after %.0f s; the kiosk answers again",
                 self._now() - self._down_since,
             )
@@ -139,12 +142,19 @@ class DatabaseMonitor(QObject):
         if self.available:
             self._down_since = now
             self._last_down_log = now
-            log.warning("Database unavailable (%s); the kiosk retries by itself", _reason(error))
+            log.log(
+                max(self._level, logging.WARNING) if self._restart is None else self._level,
+                "Database unavailable (%s); the kiosk retries by itself",
+                _reason(error),
+            )
         elif now - self._last_down_log >= STILL_DOWN_LOG_SECONDS:
             self._last_down_log = now
             minutes = (now - (self._down_since or now)) / 60
-            log.warning(
-                "Database still unavailable after %.0f minutes (%s)", minutes, _reason(error)
+            log.log(
+                logging.WARNING if self._restart is None else self._level,
+                "Database still unavailable after %.0f minutes (%s)",
+                minutes,
+                _reason(error),
             )
         self.retry_timer.setInterval(self._delay_ms())
         if not self.retry_timer.isActive():
