@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -140,7 +141,7 @@ class CheckInScreen(QWidget):
         self.use_reference.clicked.connect(lambda: self.show_reference_page())
         self.back_button = _key("Back", "backFromCheckIn")
         self.back_button.clicked.connect(self.finished)
-        entries = QHBoxLayout()
+        self._letter_keys = {k.text(): k for k in self._keys if k.objectName() == "letterKey"}
         date_column = QVBoxLayout()
         date_column.addWidget(_label("Date of birth (day / month / year)"))
         date_column.addWidget(self.date_label)
@@ -149,17 +150,20 @@ class CheckInScreen(QWidget):
         letter_column.addWidget(_label("First letter of your surname"))
         letter_column.addWidget(self.initial_label)
         letter_column.addLayout(letters)
-        entries.addLayout(date_column, 2)
-        entries.addSpacing(32)
-        entries.addLayout(letter_column, 3)
+        # Side by side on a landscape screen, one above the other in portrait (apply_metrics).
+        self.entries = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self.entries.addLayout(date_column, 2)
+        self.entries.addSpacing(32)
+        self.entries.addLayout(letter_column, 3)
         actions = QHBoxLayout()
         actions.addWidget(self.back_button)
-        actions.addWidget(self.use_reference)
         actions.addStretch(1)
-        actions.addWidget(self.find_button)
+        actions.addWidget(self.use_reference)
         column = QVBoxLayout(page)
         column.addWidget(self.details_hint)
-        column.addLayout(entries, 1)
+        column.addLayout(self.entries)
+        column.addStretch(1)
+        column.addWidget(self.find_button)
         column.addLayout(actions)
         return page
 
@@ -186,11 +190,12 @@ class CheckInScreen(QWidget):
         actions = QHBoxLayout()
         actions.addWidget(back)
         actions.addStretch(1)
-        actions.addWidget(self.find_reference)
         column = QVBoxLayout(page)
         column.addWidget(self.reference_hint)
         column.addWidget(self.reference_label)
-        column.addLayout(keys, 1)
+        column.addLayout(keys)
+        column.addStretch(1)
+        column.addWidget(self.find_reference)
         column.addLayout(actions)
         return page
 
@@ -243,6 +248,12 @@ class CheckInScreen(QWidget):
         shown = (self._digits + "_" * 8)[:8]
         self.date_label.setText(f"{shown[:2]} / {shown[2:4]} / {shown[4:]}")
         self.initial_label.setText(self._initial or "_")
+        for letter, key in getattr(self, "_letter_keys", {}).items():
+            chosen = letter == self._initial
+            if bool(key.property("primary")) != chosen:
+                key.setProperty("primary", chosen)  # the chosen letter stands out
+                key.style().unpolish(key)
+                key.style().polish(key)
         self.find_button.setEnabled(len(self._digits) == 8 and bool(self._initial))
         self.reference_label.setText(PREFIX + (self._reference + "_" * LENGTH)[:LENGTH])
         self.find_reference.setEnabled(len(self._reference) == LENGTH)
@@ -319,10 +330,16 @@ class CheckInScreen(QWidget):
         self._refresh()
 
     def apply_metrics(self, m: Metrics) -> None:
+        self.entries.setDirection(
+            QBoxLayout.Direction.TopToBottom
+            if m.name == "portrait"
+            else QBoxLayout.Direction.LeftToRight
+        )
         self.title.setFont(style.font(m.title_pt, bold=True))
         body = style.font(m.body_pt)
-        for label in (self.details_hint, self.reference_hint, self.message):
+        for label in (self.details_hint, self.reference_hint):
             label.setFont(body)
+        self.message.setFont(style.font(int(m.body_pt * 1.3)))
         big = style.font(m.title_pt, bold=True)
         for label in (self.date_label, self.initial_label, self.reference_label):
             label.setFont(big)

@@ -346,6 +346,7 @@ class KioskWindow(QWidget):
         """The check-in screen has its own keys: the text keyboard folds away."""
         self.check_in.reset()
         self.keyboard_toggle.set_keyboard_open(False)
+        self.keyboard_toggle.hide()  # the check-in has its own keys; back on the next wipe
         self.stack.setCurrentWidget(self.check_in)
 
     # --- session, idle, availability -------------------------------------------------------
@@ -374,6 +375,7 @@ class KioskWindow(QWidget):
         self.keyboard.reset()
         self.keyboard.set_target(self.welcome.input.edit)
         self.keyboard_toggle.set_keyboard_open(self.database.available)
+        self.keyboard_toggle.setVisible(self.database.available)
         self.passage.close_passage()
         self.passage_overlay.hide()
         self.pin_pad.dismiss()

@@ -93,6 +93,10 @@ class AlertsBar(QFrame):
         going = QPushButton("Going now")
         going.setAccessibleName(f"Going now to {alert.source}")
         going.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # never steal the receptionist's typing
+        going.setStyleSheet(
+            "background: white; color: #7a0016; font-weight: bold; padding: 6px 16px;"
+            " border: 2px solid white; border-radius: 4px;"
+        )
         going.clicked.connect(lambda _checked=False, i=alert.alert_id: self.respond(i))
         layout = QHBoxLayout(row)
         layout.setContentsMargins(4, 2, 4, 2)

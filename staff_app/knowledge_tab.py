@@ -161,6 +161,7 @@ class KnowledgeTab(QWidget):
         self.embedding = QLabel("Embedding model: loading...")
         self.embedding.setTextFormat(Qt.TextFormat.PlainText)
         self.embedding.setObjectName("embeddingInfo")
+        self.embedding.setWordWrap(True)  # a long model path must not widen the window
         self.table = make_table(COLUMNS, "Indexed documents")
         self.ingest_button = QPushButton("Ingest folder...")
         self.ingest_button.setAccessibleName("Ingest a folder of documents")

@@ -95,6 +95,7 @@ class QueueTab(QWidget):
         self.department.currentIndexChanged.connect(lambda _i: self.reload())
         self.summary = QLabel("")
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(QLabel("Show:"))
         top.addWidget(self.department, 1)
@@ -107,26 +108,31 @@ class QueueTab(QWidget):
 
         self.buttons: dict[str, QPushButton] = {}
         bar = QHBoxLayout()
-        for key, label, handler in (
-            ("next", "Call next... (Ctrl+Shift+C)", self.call_next),
-            ("call", "Call selected...", self.call_selected),
-            ("start", "In consultation (Ctrl+Shift+I)", self.start_selected),
-            ("done", "Done (Ctrl+Shift+E)", self.finish_selected),
-            ("no_show", "No-show", self.no_show_selected),
-            ("walk_in", "Add walk-in... (Ctrl+Shift+W)", self.add_walk_in),
-            ("check_in", "Check in by reference... (Ctrl+Shift+R)", self.check_in_reference),
+        second = QHBoxLayout()
+        for key, label, keys, handler in (
+            ("next", "Call next...", "Ctrl+Shift+C", self.call_next),
+            ("call", "Call selected...", "", self.call_selected),
+            ("start", "In consultation", "Ctrl+Shift+I", self.start_selected),
+            ("done", "Done", "Ctrl+Shift+E", self.finish_selected),
+            ("no_show", "No-show", "", self.no_show_selected),
+            ("walk_in", "Walk-in...", "Ctrl+Shift+W", self.add_walk_in),
+            ("check_in", "Check in...", "Ctrl+Shift+R", self.check_in_reference),
         ):
             button = QPushButton(label)
-            button.setAccessibleName(label.split(" (")[0].rstrip("."))
+            button.setAccessibleName(label.rstrip("."))
+            button.setToolTip(f"{label.rstrip('.')} ({keys})" if keys else label.rstrip("."))
             button.clicked.connect(handler)
             self.buttons[key] = button
-            bar.addWidget(button)
+            (second if key in ("walk_in", "check_in") else bar).addWidget(button)
 
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.message)
+        bar.addStretch(1)
+        second.addStretch(1)
         layout.addLayout(bar)
+        layout.addLayout(second)
 
         for keys, action in (
             ("F5", self.reload),
