@@ -1,8 +1,10 @@
-"""Sign-in: username and password checked by the user service on a worker thread.
-
-A wrong password shows one calm message and keeps the dialog open with the password cleared;
-Enter submits. The dialog never says whether a given account exists, and never logs the password.
-When there is no staff account at all yet (a fresh installation), it says how IT creates one.
+"""Sign-in: username and password checked by the user service on a worker thread. A wrong password
+shows one calm message and keeps the dialog open with the password cleared; Enter submits. After
+repeated failures the engine makes the account and the machine wait, then locks them
+(``engine.users``); the dialog then says how long to wait. It also shows why the last session ended
+(idle sign-out, account disabled). The dialog never says whether a given account exists, and never
+logs the password. When there is no staff account at all yet (a fresh installation), it says how IT
+creates one.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import AuthenticationFailed
+from engine.users import SignInLocked
 from staff_app.errors import describe
 from staff_app.services import UserBackend
 from staff_app.tasks import Tasks
@@ -34,7 +37,12 @@ NO_ACCOUNTS = (
 
 class LoginDialog(QDialog):
     def __init__(
-        self, users: UserBackend, tasks: Tasks, clinic: str = "", parent: QWidget | None = None
+        self,
+        users: UserBackend,
+        tasks: Tasks,
+        clinic: str = "",
+        parent: QWidget | None = None,
+        notice: str = "",
     ) -> None:
         super().__init__(parent)
         self.users = users
@@ -88,6 +96,8 @@ class LoginDialog(QDialog):
         self.username.setFocus()
         self.resize(420, 0)
         self.no_accounts = False
+        if notice:  # why the last session ended (idle, account disabled)
+            self._show(notice)
         self._check_accounts()
 
     def _check_accounts(self) -> None:
@@ -123,7 +133,9 @@ class LoginDialog(QDialog):
         self._busy(False)
         self.password.clear()
         self.password.setFocus()
-        if isinstance(error, AuthenticationFailed):
+        if isinstance(error, SignInLocked):
+            self._show(str(error))  # "Too many failed sign-ins; please wait N seconds..."
+        elif isinstance(error, AuthenticationFailed):
             self._show(WRONG_PASSWORD)
             self._check_accounts()  # says how to create the first account when there is none
         else:

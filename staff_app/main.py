@@ -45,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_session(window: StaffWindow, services: StaffServices) -> bool:
     """Show the sign-in dialog; on success start the window's session. False when cancelled."""
-    dialog = LoginDialog(services.users, window.tasks)
+    dialog = LoginDialog(services.users, window.tasks, notice=window.sign_out_notice)
+    window.sign_out_notice = ""
     if dialog.exec() != QDialog.DialogCode.Accepted or dialog.user is None:
         return False
     window.sign_in(dialog.user)

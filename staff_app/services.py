@@ -13,13 +13,14 @@ import datetime as dt
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import ClinicError, DatabaseUnavailable, ModelUnavailable
 from engine.paths import knowledge_dir
 from engine.protocols import AssistantBackend, Embedder
+from engine.settings import SignInSettings
 
 if TYPE_CHECKING:
     from engine.db import Database
@@ -62,6 +63,7 @@ class BookingBackend(Protocol):
 class UserBackend(Protocol):
     def authenticate(self, username: str, password: str) -> Any: ...
     def list(self) -> list[Any]: ...
+    def check_active(self, username: str) -> None: ...
 
 
 class ReviewBackend(Protocol):
@@ -131,6 +133,8 @@ class StaffServices:
     alerts: Any = None
     #: The database URL for live notifications (asked on a worker thread); None: no live updates.
     live_url: Callable[[], str] | None = None
+    #: Sign-in throttling and idle sign-out ([sign_in] in the configuration).
+    sign_in_policy: SignInSettings = field(default_factory=SignInSettings)
 
 
 class EngineResources:
@@ -358,7 +362,7 @@ def build_services(settings: Settings, *, embedder: Embedder | None = None) -> S
         return check_model_server(settings)
 
     return StaffServices(
-        users=_Lazy(resources, UserService),
+        users=_Lazy(resources, lambda db: UserService(db, policy=settings.sign_in)),
         booking=_Lazy(resources, BookingService),
         review=_Lazy(resources, ReviewService),
         knowledge=EngineKnowledge(resources),
@@ -370,4 +374,5 @@ def build_services(settings: Settings, *, embedder: Embedder | None = None) -> S
         queue=_Lazy(resources, lambda db: QueueService(db, settings.queue)),
         alerts=_Lazy(resources, AlertService),
         live_url=lambda: resources.database().url,
+        sign_in_policy=settings.sign_in,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
@@ -26,6 +26,7 @@ from staff_app.knowledge_tab import KnowledgeTab
 from staff_app.queue_tab import QueueTab
 from staff_app.review_tab import ReviewTab
 from staff_app.services import StaffServices
+from staff_app.session_guard import ACCOUNT_CLOSED, IdleSignOut, IdleTimes, SessionGuard
 from staff_app.tasks import Tasks
 
 HEALTH_INTERVAL_MS = 15_000
@@ -41,23 +42,30 @@ class StaffWindow(QMainWindow):
         ui_settings: QSettings,
         health_interval_ms: int = HEALTH_INTERVAL_MS,
         parent: QWidget | None = None,
+        *,
+        idle: IdleTimes | None = None,
     ) -> None:
         super().__init__(parent)
         self.services = services
         self.ui_settings = ui_settings
         self.user: Any = None
+        self.sign_out_notice = ""  # why the last session ended, for the sign-in dialog
         self.tasks = Tasks(self)
         self.setWindowTitle("Clinic Assistant: front desk")
 
+        # Every write re-checks the signed-in account first (disabled or locked: signed out).
+        self.guard = SessionGuard(services.users, self._username, self)
+        self.guard.closed.connect(self._on_account_closed)
+        booking = self.guard.wrap(services.booking, "booking")
         self.assistant = AssistantTab()
-        self.appointments = AppointmentsTab(services.booking, self.tasks)
+        self.appointments = AppointmentsTab(booking, self.tasks)
         self.knowledge = KnowledgeTab(
-            services.knowledge,
+            self.guard.wrap(services.knowledge, "knowledge"),
             self.tasks,
             services.run_evaluation,
             default_questions=services.default_questions,
         )
-        self.review = ReviewTab(services.review, self.tasks)
+        self.review = ReviewTab(self.guard.wrap(services.review, "review"), self.tasks)
         self.tabs = QTabWidget()
         self.tabs.setAccessibleName("Sections")
         self.tabs.addTab(self.assistant, "&Assistant (Ctrl+1)")
@@ -65,14 +73,14 @@ class StaffWindow(QMainWindow):
         self.tabs.addTab(self.knowledge, "&Knowledge (Ctrl+3)")
         self.tabs.addTab(self.review, "&Review (Ctrl+4)")
         self.queue = (
-            QueueTab(services.queue, self.tasks, services.booking.departments)
+            QueueTab(self.guard.wrap(services.queue, "queue"), self.tasks, booking.departments)
             if services.queue
             else None
         )
         if self.queue is not None:
             self.tabs.addTab(self.queue, "&Queue (Ctrl+5)")
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        self.alerts = AlertsBar(services.alerts, self.tasks)
+        self.alerts = AlertsBar(self.guard.wrap(services.alerts, "alerts"), self.tasks)
         central = QWidget()
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
@@ -106,7 +114,21 @@ class StaffWindow(QMainWindow):
         self.sign_out_button = QPushButton("Sign out")
         self.sign_out_button.setAccessibleName("Sign out")
         self.sign_out_button.clicked.connect(self.sign_out)
+        self.idle_warning = QLabel("")
+        self.idle_warning.setObjectName("idleWarning")
+        self.idle_warning.setTextFormat(Qt.TextFormat.PlainText)
+        self.idle_warning.setWordWrap(True)
+        self.idle_warning.setStyleSheet(
+            "background: #fde7e9; color: #6e0a0a; padding: 3px 8px; border-radius: 3px;"
+        )
+        times = idle or IdleTimes.from_policy(services.sign_in_policy)
+        self.idle = IdleSignOut(
+            self.idle_warning, times.idle_ms, times.warning_ms, times.tick_ms, self
+        )
+        self.idle.expired.connect(self._on_idle)
+        self.idle_minutes = times.idle_ms / 60_000
         bar = self.statusBar()
+        bar.addWidget(self.idle_warning, 1)
         bar.addWidget(self.banner, 1)
         bar.addWidget(self.note, 1)
         bar.addPermanentWidget(self.user_label)
@@ -157,10 +179,30 @@ class StaffWindow(QMainWindow):
             self.live.start()
         self.check_health()
         self.health_timer.start()
+        self.idle.start()
         self.show_tab(0)
         self.assistant.focus_input()
 
+    def _username(self) -> str:
+        """The signed-in username (read by the write guard on a worker thread)."""
+        user = self.user
+        return str(user.username) if user is not None else ""
+
+    @Slot()
+    def _on_account_closed(self) -> None:
+        if self.user is not None:
+            self.sign_out_notice = ACCOUNT_CLOSED
+            self.sign_out()
+
+    @Slot()
+    def _on_idle(self) -> None:
+        if self.user is not None:
+            minutes = f"{self.idle_minutes:g}"
+            self.sign_out_notice = f"Signed out after {minutes} minutes without activity."
+            self.sign_out()
+
     def sign_out(self) -> None:
+        self.idle.stop()
         self.assistant.set_backend(None)  # clears the conversation
         self.user = None
         for tab in (self.appointments, self.knowledge, self.review, self.queue, self.alerts):

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtWidgets import QInputDialog
 
 from engine.alerts import AlertService
-from engine.users import StaffUserView
+from engine.users import StaffUserView, UserService
 from staff_app.services import build_services
 from staff_app.window import StaffWindow
 from tests.support.fake_embedder import FakeEmbedder
@@ -23,6 +23,8 @@ from tests.support.waiting_room import Today, too_close_to_midnight
 
 @pytest.fixture
 def desk(qtbot, settings, db, ui_settings):
+    # Writes re-check the signed-in account (staff_app.session_guard): it must exist.
+    UserService(db).add("amy", "correct horse battery", "Amy Clarke")
     services = build_services(settings, embedder=FakeEmbedder())
     window = StaffWindow(services, ui_settings)
     qtbot.addWidget(window)

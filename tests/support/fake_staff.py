@@ -258,6 +258,13 @@ class FakeUsers:
     passwords: dict[str, str] = field(default_factory=lambda: {"alice": "correct horse"})
     names: dict[str, str] = field(default_factory=lambda: {"alice": "Alice Moreno"})
     attempts: list[str] = field(default_factory=list)
+    disabled: set[str] = field(default_factory=set)  # accounts switched off since sign-in
+    checks: list[str] = field(default_factory=list)  # check_active calls (worker threads)
+
+    def check_active(self, username: str) -> None:
+        self.checks.append(username)
+        if username in self.disabled or username not in self.passwords:
+            raise AuthenticationFailed("This account is disabled or locked.")
 
     def authenticate(self, username: str, password: str) -> StaffUserView:
         self.attempts.append(username)
