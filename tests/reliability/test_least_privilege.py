@@ -6,14 +6,18 @@ tables are hidden from the kiosk; init-roles never takes a password from argv.""
 from __future__ import annotations
 
 import io
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from engine import cli
-from engine.db import Database
+from engine.db import Database, open_database
 from engine.roles import KIOSK_ROLE, STAFF_ROLE, init_roles
+from engine.service import ServiceBackend
 from engine.settings import Settings
 from engine.users import UserService
 from tests.support.fake_clock import FakeClock
@@ -196,3 +200,37 @@ def test_init_roles_never_takes_a_password_from_argv(
     assert (scram(KIOSK_ROLE), scram(STAFF_ROLE)) != first  # both changed
     assert run_init_roles(settings, monkeypatch, ["--passwords-stdin"], "\n\n") == 2
     assert "No password was given for the kiosk database role" in capsys.readouterr().err
+
+
+def test_the_kiosk_on_the_embedded_server_gets_the_same_rules() -> None:
+    """A kiosk on the embedded server creates clinic_kiosk itself (engine.service) through
+    init_roles, so every rule above holds there too."""
+    root = Path(tempfile.mkdtemp(prefix="clinic-kiosk-rules-"))
+    root.chmod(0o755)
+    try:
+        settings = Settings(data_dir=root)
+        owner = open_database(settings)
+        UserService(owner).add("meera", PASSWORD)
+        owner.dispose()
+        backend = ServiceBackend(settings, audience="public", channel="kiosk")
+        kiosk_db = backend.database()
+        engine = kiosk_db.engine
+        assert rows(engine, "SELECT current_user") == [(KIOSK_ROLE,)]
+        for sql in (
+            "SELECT username FROM staff_users",
+            "SELECT * FROM audit_events",
+            "DELETE FROM audit_events",
+            "SELECT reltuples FROM pg_class WHERE relname = 'chunks'",
+            "SELECT n_live_tup FROM pg_stat_user_tables",
+            "SELECT clinic_password_salt('meera')",
+        ):
+            assert fails(engine, sql), sql
+        other = sa.create_engine(
+            kiosk_db.engine.url.set(database="postgres"), poolclass=sa.pool.NullPool
+        )
+        with pytest.raises(sa.exc.OperationalError, match="permission denied"), other.connect():
+            pass
+        other.dispose()
+        kiosk_db.dispose()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
