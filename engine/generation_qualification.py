@@ -29,9 +29,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.answering import Assistant
+from engine.answering import WRITING, Assistant
 from engine.db import Database
-from engine.events import DoneEvent, Outcome, ReplaceEvent, TokenEvent
+from engine.events import DoneEvent, Outcome, ReplaceEvent, StatusEvent, TokenEvent
 from engine.protocols import ChatModel, Embedder
 from engine.qualification import GENERATION, Measurement, chat_identity, record_measurement
 from engine.retrieval import Retriever
@@ -56,6 +56,7 @@ class GeneratedAnswer:
     total: float = 0.0
     tokens: int | None = None
     generate_seconds: float | None = None
+    reply: str | None = None  # what the model wrote (None: the model was not reached)
 
 
 @dataclass
@@ -114,19 +115,32 @@ def _answerable(retriever: Retriever, embedder: Embedder, question: Any) -> bool
     )
 
 
-def _ask(assistant: Assistant, question: str) -> tuple[DoneEvent, list[str], int]:
+@dataclass
+class _Asked:
+    done: DoneEvent
+    reasons: list[str]
+    streamed: int  # token events from the model (its token count when the server gives none)
+    reply: str | None  # the model's own text, as streamed before any replacement
+
+
+def _ask(assistant: Assistant, question: str) -> _Asked:
     done: DoneEvent | None = None
     reasons: list[str] = []
-    streamed = 0
+    pieces: list[str] = []
+    writing = False
     for event in assistant.answer(question):
-        if isinstance(event, TokenEvent):
-            streamed += 1
+        if isinstance(event, StatusEvent):
+            writing = event.text == WRITING
+        elif isinstance(event, TokenEvent):
+            if writing and not reasons:
+                pieces.append(event.text)
         elif isinstance(event, ReplaceEvent):
             reasons.append(event.reason)
         elif isinstance(event, DoneEvent):
             done = event
     assert done is not None, "every answer ends with a DoneEvent"
-    return done, reasons, streamed
+    reply = "".join(pieces) if pieces or done.model else None
+    return _Asked(done, reasons, len(pieces), reply)
 
 
 def run_generation_trial(
@@ -148,7 +162,8 @@ def run_generation_trial(
         assistant = Assistant(
             db, embedder, settings, audience=q.audience, chat=chat, channel=CHANNEL
         )
-        done, reasons, streamed = _ask(assistant, q.question)
+        asked = _ask(assistant, q.question)
+        done, reasons, streamed = asked.done, asked.reasons, asked.streamed
         answer = GeneratedAnswer(
             question=q.question,
             intent=q.intent,
@@ -160,6 +175,7 @@ def run_generation_trial(
             total=done.timings.get("total", 0.0),
             tokens=done.completion_tokens if done.completion_tokens is not None else streamed,
             generate_seconds=done.timings.get("generate"),
+            reply=asked.reply,
         )
         if answer.answerable:
             answer.useful = done.outcome is Outcome.ANSWERED and (

@@ -249,6 +249,9 @@ def test_evaluate_generate_qualifies_the_model_over_the_openai_backend(
     assert generation["useful"] == 1 and generation["wrong_details_caught"] == 1
     assert generation["out_of_scope_refused"] == generation["out_of_scope"] == 1
     assert generation["first_token_seconds"]["p50"] >= 0
+    replies = {a["question"]: a["reply"] for a in generation["answers"]}
+    assert replies[FLU] == f"The flu vaccine costs £15 for adults [{n}]."  # the model's own text
+    assert replies[PARKING] == "Parking costs £4 an hour behind the building [1]."
     last = latest_measurement(db, GENERATION, "openai", FAKE_OPENAI_MODEL)
     assert last is not None and last.rate == 0.5
     qualification = next(c for c in checks if c.name == "model qualification")
