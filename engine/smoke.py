@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -94,6 +95,46 @@ def run_smoke_test(
     return 0 if ok else 1
 
 
+def _queue_smoke(db: Database, username: str) -> tuple[str, bool]:
+    """A walk-in added and seen through the queue, each change heard by a live listener."""
+    import threading
+
+    from engine.queue_listener import ChangeListener
+    from engine.waiting_queue import QueueService
+
+    queue = QueueService(db)
+    listener = ChangeListener(db.url, poll_seconds=0.1)
+    heard: list[str] = []
+    done = threading.Event()
+
+    def listen() -> None:
+        for change in listener.changes():
+            heard.append(str(change.payload.get("state", "")))
+            if heard[-1] == "done":
+                done.set()
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    try:
+        time.sleep(0.5)  # listening before the first change
+        with db.session() as session:  # the queue needs a department: the first one
+            department: str = session.execute(
+                sa.text("SELECT name FROM departments ORDER BY name LIMIT 1")
+            ).scalar_one()
+        entry = queue.walk_in(str(department), username, name="Smoke Test").entry_id
+        queue.call(entry, "Room 1", username)
+        queue.start(entry, username)
+        queue.finish(entry, username)
+        live = done.wait(10)
+    finally:
+        listener.stop()
+        thread.join(timeout=5)
+    return (
+        f"walk-in called and seen; live updates heard: {', '.join(heard) or 'none'}",
+        live and heard[:4] == ["arrived", "called", "in_consultation", "done"],
+    )
+
+
 def run_staff_smoke_test(settings: Settings) -> int:
     """Sign in, answer a staff-only question, book and cancel a slot, as a temporary user."""
     from engine.booking import BookingRequest, BookingService, seed_schedule
@@ -150,6 +191,7 @@ def run_staff_smoke_test(settings: Settings) -> int:
             )
         else:
             checks.append(("a free slot to book", False))
+        checks.append(_queue_smoke(db, username))
     finally:
         users.disable(username, by="smoke-test")
         db.dispose()
