@@ -36,11 +36,12 @@ class Metrics:
     spacing: int
     intro_pt: int = 0  # 0: body_pt
     topic_px: int = 0  # 0: touch_px; portrait fills its free space with taller topics
+    check_in_beside_title: bool = False  # landscape: no full-width check-in row of its own
     fold_title_with_keyboard: bool = False
 
 
-TALL = Metrics("tall", 24, 40, 2.3, 62, 72, 2, 80, 14)
-SQUARE = Metrics("square", 22, 34, 2.1, 58, 64, 2, 48, 12)
+TALL = Metrics("tall", 24, 40, 2.3, 62, 72, 2, 80, 14, check_in_beside_title=True)
+SQUARE = Metrics("square", 22, 34, 2.1, 58, 64, 2, 48, 12, check_in_beside_title=True)
 SHORT = Metrics("short", 18, 28, 1.8, MIN_TOUCH_PX, 56, 3, 24, 8, fold_title_with_keyboard=True)
 PORTRAIT = Metrics("portrait", 24, 40, 2.3, 92, 80, 1, 40, 16, topic_px=112)
 

@@ -28,6 +28,10 @@ INTRO = (
     "Ask a question about visiting the clinic: opening hours, parking, what to bring, fees, "
     "getting ready for a test. Answers come from the clinic's own leaflets, with the source shown."
 )
+INTRO_SHORT = (
+    "Ask about visiting the clinic: hours, parking, what to bring, fees, tests. "
+    "Answers quote the clinic's own leaflets."
+)
 PLACEHOLDER = "Type your question here"
 TOPICS_TITLE = "Or tap a topic:"
 MAX_TOPICS = 6
@@ -141,9 +145,11 @@ class WelcomeScreen(QWidget):
         self._suggestions = QGridLayout()
         self._suggestions.setHorizontalSpacing(16)
         self._suggestions.setVerticalSpacing(12)
-        for widget in (
-            self.title, self.check_in_button, self.intro, self.input, self.suggestions_title,
-        ):  # fmt: skip
+        self._title_row = QHBoxLayout()
+        self._title_row.setSpacing(16)
+        self._title_row.addWidget(self.title, 1)
+        layout.addLayout(self._title_row)
+        for widget in (self.check_in_button, self.intro, self.input, self.suggestions_title):
             layout.addWidget(widget)
         layout.addLayout(self._suggestions)
         layout.addStretch(1)
@@ -159,9 +165,18 @@ class WelcomeScreen(QWidget):
         self.title.setFont(style.font(m.title_pt, bold=True))
         self.title.setWordWrap(True)
         self.intro.setFont(style.font(m.intro_pt or m.body_pt))
+        self.intro.setText(INTRO_SHORT if m.name == "short" else INTRO)
         self.input.apply_metrics(m)
         self.check_in_button.setFont(style.font(m.body_pt + 2, bold=True))
-        self.check_in_button.setMinimumHeight(int(m.touch_px * 1.2))
+        # Short screens: the check-in button sits beside the title instead of a row of its own.
+        self._outer.removeWidget(self.check_in_button)
+        self._title_row.removeWidget(self.check_in_button)
+        if m.check_in_beside_title:
+            self._title_row.addWidget(self.check_in_button)
+            self.check_in_button.setMinimumHeight(max(48, m.touch_px - 8))
+        else:
+            self._outer.insertWidget(1, self.check_in_button)
+            self.check_in_button.setMinimumHeight(int(m.touch_px * 1.2))
         self.suggestions_title.setFont(style.font(m.body_pt, bold=True))
         self._suggestions.setHorizontalSpacing(m.spacing + 4)
         self._suggestions.setVerticalSpacing(m.spacing)
