@@ -165,6 +165,12 @@ class Assistant:
         self.exemplars = exemplars  # None: the shipped bank (engine/safety/exemplars.yaml)
 
     @property
+    def refusal(self) -> str:
+        """The fixed "I don't know" for this audience (staff have their own: they ARE reception)."""
+        texts = self.settings.texts
+        return texts.staff_refusal if self.audience == "staff" else texts.refusal
+
+    @property
     def generation_mode(self) -> str:
         mode = self.settings.ollama.generation
         if mode == "extractive" or self.chat is None:
@@ -234,7 +240,7 @@ class Assistant:
             quotes=result.quotes,
         )
         if not passages or not result.quotes:
-            yield from self._finish(progress, Ending(Outcome.NO_ANSWER, texts.refusal))
+            yield from self._finish(progress, Ending(Outcome.NO_ANSWER, self.refusal))
             return
 
         if self.generation_mode == "extractive":
@@ -267,7 +273,7 @@ class Assistant:
     ) -> Iterator[AnswerEvent]:
         """Stream the model's answer, then either judge it or fall back to quoting."""
         assert self.chat is not None
-        messages = build_messages(progress.question, passages, self.settings.texts.refusal, history)
+        messages = build_messages(progress.question, passages, self.refusal, history)
         progress = replace(progress, prompt_version=PROMPT_VERSION)
         yield StatusEvent(WRITING)
         reply = yield from self._stream(messages)
@@ -345,7 +351,7 @@ class Assistant:
     ) -> Iterator[AnswerEvent]:
         """Job 3: the citation guard's verdict on the finished text becomes the outcome."""
         assert self.chat is not None
-        refusal = self.settings.texts.refusal
+        refusal = self.refusal
         original = reply.text
         verdict = check_answer(original, [offered_text(p) for p in passages], refusal)
         model, tokens = self.chat.model, reply.tokens

@@ -39,6 +39,10 @@ DEFAULT_CLINICAL_TEXT = (
 DEFAULT_REFUSAL_TEXT = (
     "I don't know: the clinic's documents don't answer that. Please ask at reception."
 )
+DEFAULT_STAFF_REFUSAL_TEXT = (
+    "I don't know: neither the public nor the staff documents answer that. Check with the "
+    "practice manager; the question is in the Review tab so the gap can be filled."
+)
 DEFAULT_BOOKING_TEXT = (
     "To book, change or cancel an appointment, please go to the reception desk or call "
     "020 7946 0100 (Monday to Friday, 8:00 to 18:30)."
@@ -141,6 +145,9 @@ class TextSettings:
     emergency: str = DEFAULT_EMERGENCY_TEXT
     clinical: str = DEFAULT_CLINICAL_TEXT
     refusal: str = DEFAULT_REFUSAL_TEXT
+    staff_refusal: str = (
+        DEFAULT_STAFF_REFUSAL_TEXT  # staff are the reception: never "ask at reception"
+    )
     booking: str = DEFAULT_BOOKING_TEXT
     staff_booking: str = DEFAULT_STAFF_BOOKING_TEXT
 

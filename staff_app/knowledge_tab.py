@@ -118,13 +118,23 @@ def document_cells(doc: Any) -> list[str]:
     ]
 
 
+# Command-line advice that means nothing at the desk, and what to do here instead.
+DESK_WORDS = (("or use --audience", "or ingest it again and choose Public or Staff when asked"),)
+
+
+def desk_wording(error: str) -> str:
+    for cli, desk in DESK_WORDS:
+        error = error.replace(cli, desk)
+    return error
+
+
 def report_lines(report: IngestReport) -> list[str]:
     lines = []
     for result in report.results:
         name = Path(result.path).name
         word = STATUS_WORDS.get(result.status, result.status)
         if result.status == "failed":
-            lines.append(f"{name}: {word}: {result.error or 'no reason given'}")
+            lines.append(f"{name}: {word}: {desk_wording(result.error or 'no reason given')}")
         elif result.status != "unchanged":
             lines.append(f"{name}: {word} ({result.chunks} passages, {result.audience})")
     unchanged = report.count("unchanged")

@@ -160,6 +160,26 @@ def test_nothing_above_the_floor_is_the_refusal_without_a_model_call(
     assert (row.outcome, row.shown_text, row.citations) == ("no_answer", fake.texts.refusal, [])
 
 
+def test_staff_get_their_own_i_dont_know_never_ask_at_reception(
+    db: Database, fake: Settings
+) -> None:
+    final = done(ask(db, fake, "What is the capital of Mongolia?", audience="staff"))
+    assert final.outcome is Outcome.NO_ANSWER
+    assert final.text == fake.texts.staff_refusal
+    assert "reception" not in final.text.lower()
+    public = done(ask(db, fake, "What is the capital of Mongolia?"))
+    assert public.text == fake.texts.refusal
+
+
+def test_a_staff_model_reply_of_the_staff_refusal_is_no_answer(
+    db: Database, fake: Settings
+) -> None:
+    chat = FakeChat().queue(fake.texts.staff_refusal)
+    final = done(ask(db, fake, FLU, chat=chat, audience="staff"))
+    assert final.outcome is Outcome.NO_ANSWER and final.text == fake.texts.staff_refusal
+    assert fake.texts.staff_refusal in str(chat.calls[-1])  # the prompt states the staff sentence
+
+
 # -- generated answers and the guard -----------------------------------------------------------
 
 

@@ -169,3 +169,17 @@ def test_search_hint_names_this_clinics_own_clinician(qtbot, window):
     qtbot.waitUntil(lambda: tab.clinician.count() > 1, timeout=3000)
     hint = tab.query.placeholderText()
     assert "Dr Amelia Hart" in hint and "general practice" in hint
+
+
+def test_ingest_results_never_tell_a_receptionist_to_use_a_command_line_flag():
+    from engine.ingest import IngestReport, IngestResult
+    from staff_app.knowledge_tab import report_lines
+
+    error = (
+        "no audience declared: add 'audience: public' or 'audience: staff' to the document, "
+        "put it under a public/ or staff/ folder, or use --audience"
+    )
+    report = IngestReport((IngestResult("/drop/rota.md", "rota", "", "", "failed", 0, error),))
+    [line] = report_lines(report)
+    assert "--audience" not in line
+    assert "choose Public or Staff when asked" in line
