@@ -52,7 +52,10 @@ def second_database(settings: Settings, name: str) -> Settings:
     """A fresh migrated database on the same embedded server, for the other embedding model."""
     url = sa.engine.make_url(dbm.database_url(settings))
     admin = sa.create_engine(
-        url.set(database="postgres"), isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool
+        url.set(database="postgres"),
+        isolation_level="AUTOCOMMIT",
+        poolclass=sa.pool.NullPool,
+        hide_parameters=True,
     )
     with admin.connect() as conn:
         conn.execute(sa.text(f'CREATE DATABASE "{name}"'))

