@@ -20,6 +20,7 @@ This module must never guess an audience, and never drop visible text.
 
 from __future__ import annotations
 
+import functools
 import re
 import zipfile
 from collections import Counter
@@ -269,6 +270,10 @@ def load_docx(path: Path) -> LoadedDocument:
         raise DocumentUnreadable(
             str(path), f"not a readable Word .docx file ({type(exc).__name__}); is it damaged?"
         ) from None
+    # python-docx looks a paragraph's style up by scanning every style, for every paragraph;
+    # this document's styles never change while it is read, so remember each answer.
+    part = document.part
+    part.get_style = functools.lru_cache(maxsize=None)(part.get_style)  # type: ignore[method-assign]
     properties = document.core_properties
     pairs = parse_metadata_pairs(properties.keywords or "")
     audience, reviewed_on = metadata_fields(pairs, path)
