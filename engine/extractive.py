@@ -56,7 +56,8 @@ _STOP = _wordset(
     only own same so than too very s t can will just don should now
     hi hiya hello hey please thanks thank cheers ok okay could would might may must shall
     anyone someone somebody anybody tell know wondering wonder need want like im ive id dont
-    get got go going clinic clinics come back take use make happen let"""
+    get got go going clinic clinics come back take use make happen let anything nothing something
+    everything nobody everybody ago told say said"""
 )
 
 # A few everyday words and the words the clinic's documents use for the same thing. Checked in
