@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import ValidationError
 from engine.qt.worker import BackgroundCall
+from engine.queue_answers import QueueSnapshot
 from engine.references import ALPHABET, LENGTH, PREFIX
 from engine.waiting_queue import describe_position
 from kiosk_app import style
@@ -83,6 +84,7 @@ def _label(text: str = "", *, wrap: bool = True) -> QLabel:
 class CheckInScreen(QWidget):
     requested = Signal(object)  # CheckInRequest
     finished = Signal()
+    ask_requested = Signal()  # checked in, and wants to ask a question in the same session
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -210,10 +212,16 @@ class CheckInScreen(QWidget):
         self.not_me.clicked.connect(self.show_details_page)
         self.done_button = _key("Done", "doneCheckIn")
         self.done_button.clicked.connect(self.finished)
+        self.ask_button = _key(
+            "Ask a question \N{BLACK RIGHT-POINTING TRIANGLE}", "askAfterCheckIn"
+        )
+        self.ask_button.setProperty("primary", True)
+        self.ask_button.clicked.connect(self.ask_requested)
         actions = QHBoxLayout()
         actions.addWidget(self.not_me)
         actions.addStretch(1)
         actions.addWidget(self.done_button)
+        actions.addWidget(self.ask_button)
         actions.addWidget(self.confirm_button)
         column = QVBoxLayout(page)
         column.addWidget(self.message, 1)
@@ -304,11 +312,13 @@ class CheckInScreen(QWidget):
     def show_checked_in(self, text: str, late: bool) -> None:
         self._pending = None
         self.show_message(f"{text}\n\n{LATE}" if late else text)
+        self.ask_button.show()
 
     def show_message(self, text: str, *, buttons: bool = True) -> None:
         self.message.setText(text)
         self.confirm_button.hide()
         self.not_me.hide()
+        self.ask_button.hide()
         self.done_button.setVisible(buttons)
         self.pages.setCurrentWidget(self.result)
 
@@ -348,7 +358,7 @@ class CheckInScreen(QWidget):
             key.setMinimumSize(m.key_px, m.key_px)
         for button in (
             self.find_button, self.find_reference, self.use_reference, self.back_button,
-            self.confirm_button, self.not_me, self.done_button,
+            self.confirm_button, self.not_me, self.done_button, self.ask_button,
         ):  # fmt: skip
             button.setFont(style.font(m.body_pt, bold=True))
             button.setMinimumHeight(m.touch_px)
@@ -384,6 +394,7 @@ class CheckInController(QObject):
         self._backend = backend
         self._source = source
         self._request: CheckInRequest | None = None
+        self.entry_id: int | None = None  # this session's check-in (for queue questions)
         self._call = BackgroundCall(self._run, self)
         self._call.succeeded.connect(self._on_result)
         self._call.failed.connect(self._on_failed)
@@ -423,6 +434,7 @@ class CheckInController(QObject):
         if result.status == "found":
             screen.show_found(result.starts_at, result.department, result.clinician)
         elif result.status in ("checked_in", "already"):
+            self.entry_id = result.entry_id
             screen.show_checked_in(
                 place or f"You are checked in (ticket {result.ticket}).", result.late
             )
@@ -442,6 +454,27 @@ class CheckInController(QObject):
             self.screen.show_message(
                 "Check-in is not available just now. Please see reception, who will check you in."
             )
+
+    def snapshot(self) -> QueueSnapshot | None:
+        """This session's ticket in the live queue (worker thread); None before a check-in."""
+        if self.entry_id is None:
+            return None
+        position = self._backend().position(self.entry_id)
+        if position is None:
+            return None
+        return QueueSnapshot(
+            ticket=position.ticket,
+            department=position.department,
+            state=position.state,
+            ahead=position.ahead,
+            minutes=position.minutes,
+            room=position.room,
+            taken_at=dt.datetime.now(dt.UTC).astimezone(),
+        )
+
+    def forget(self) -> None:
+        """The next patient must never inherit this one's ticket."""
+        self.entry_id = None
 
     def wait(self) -> None:
         self._call.wait(5000)

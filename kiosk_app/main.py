@@ -155,7 +155,11 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
     assert isinstance(app, QApplication)
     style.apply(app)
     window = KioskWindow(
-        backend, settings, check_in=check_in_backend(backend, settings), kiosk_name=kiosk_name()
+        backend,
+        settings,
+        check_in=check_in_backend(backend, settings),
+        kiosk_name=kiosk_name(),
+        call_staff=staff_caller(backend),
     )
     if fullscreen:
         window.showFullScreen()
@@ -192,6 +196,21 @@ def check_in_backend(backend: AssistantBackend, settings: Settings) -> Callable[
         return made[0]
 
     return queue
+
+
+def staff_caller(backend: AssistantBackend) -> Callable[[], object] | None:
+    """The kiosk's "Call staff" (a quiet reception alert), through the kiosk's own role."""
+    database = getattr(backend, "database", None)
+    if not callable(database):
+        return None
+    name = kiosk_name()
+
+    def call() -> object:
+        from engine.alerts import AlertService
+
+        return AlertService(database()).call_staff(name)
+
+    return call
 
 
 def _run_display(args: argparse.Namespace, settings: Settings, backend: AssistantBackend) -> int:

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QHBoxLayout,
+    QLabel,
+    QPushButton,
     QScrollArea,
     QStackedWidget,
     QVBoxLayout,
@@ -32,6 +34,7 @@ from engine.protocols import AssistantBackend
 from engine.qt.chat_view import Bubble, reflow
 from engine.qt.passage_viewer import PassageViewer
 from engine.qt.worker import AnswerRunner, BackgroundCall, describe_for_public
+from engine.queue_answers import QueueSnapshot, is_queue_question, queue_answer
 from engine.settings import Settings
 from kiosk_app import style
 from kiosk_app.chat_screen import ChatScreen
@@ -53,6 +56,10 @@ EMERGENCY_BUBBLE = (
     "Please read the emergency message at the top of the screen."
 )
 STOPPED = "This answer was stopped."
+QUEUE_UNAVAILABLE = "The queue cannot be checked just now. Please ask at reception."
+CALL_STAFF = "\N{RAISED HAND}  Call staff"
+STAFF_CALLED = "A member of staff has been asked to come to this screen."
+STAFF_CALL_FAILED = "The desk could not be reached. Please go to reception."
 
 Router = Callable[[str], Route | None]
 
@@ -103,6 +110,7 @@ class KioskWindow(QWidget):
         long_press_ms: int = LONG_PRESS_MS,
         check_in: Callable[[], CheckInBackend] | None = None,
         kiosk_name: str = "kiosk",
+        call_staff: Callable[[], object] | None = None,
     ) -> None:
         super().__init__()
         self.backend = backend
@@ -114,6 +122,8 @@ class KioskWindow(QWidget):
         self._pending: str | None = None  # a question the database failed on, answered when back
         self._metrics: Metrics | None = None
         self._emergency_logs: list[BackgroundCall] = []
+        self._queue_calls: list[BackgroundCall] = []
+        self._queue_bubble: tuple[str, Bubble] | None = None
         kiosk = settings.kiosk
         self.setObjectName("kioskWindow")
         self.setWindowTitle(kiosk.clinic_name)
@@ -147,8 +157,24 @@ class KioskWindow(QWidget):
         self.keyboard.set_target(self.welcome.input.edit)
         self.keyboard_toggle = KeyboardToggle(self.keyboard)
         self.keyboard.installEventFilter(self)
+        # "Call staff": help at this screen that is not an emergency (a quieter desk alert).
+        self.call_staff_button = QPushButton(CALL_STAFF)
+        self.call_staff_button.setObjectName("callStaff")
+        self.call_staff_button.setAccessibleName("Call a member of staff to this screen")
+        self.call_staff_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.call_staff_button.setVisible(call_staff is not None)
+        self.call_staff_note = QLabel("")
+        self.call_staff_note.setObjectName("callStaffNote")
+        self.call_staff_note.setTextFormat(Qt.TextFormat.PlainText)
+        self._call_staff = BackgroundCall(call_staff, self) if call_staff is not None else None
+        if self._call_staff is not None:
+            self.call_staff_button.clicked.connect(self.call_staff)
+            self._call_staff.succeeded.connect(self._on_staff_called)
+            self._call_staff.failed.connect(self._on_staff_call_failed)
         toggle_row = QHBoxLayout()
         toggle_row.setContentsMargins(24, 0, 24, 6)
+        toggle_row.addWidget(self.call_staff_button)
+        toggle_row.addWidget(self.call_staff_note)
         toggle_row.addStretch(1)
         toggle_row.addWidget(self.keyboard_toggle)
         layout = QVBoxLayout(self)
@@ -199,6 +225,7 @@ class KioskWindow(QWidget):
         self.welcome.question_submitted.connect(self.ask)
         self.welcome.check_in_requested.connect(self.start_check_in)
         self.check_in.finished.connect(self.wipe)
+        self.check_in.ask_requested.connect(self._questions_after_check_in)
         self.chat.question_submitted.connect(self.ask)
         self.chat.start_again.connect(self.wipe)
         self.chat.view.citation_clicked.connect(self.show_passage)
@@ -249,10 +276,51 @@ class KioskWindow(QWidget):
             # Kept as a turn, so "what should I do?" next is routed with it (still 999).
             self._turns.append(Turn(question, self.settings.texts.emergency))
             return
+        if is_queue_question(question):
+            self._answer_queue(question, bubble)
+            return
         bubble.set_status(SEARCHING)
         self._answer = (question, bubble)
         history = tuple(self._turns)
         self.runner.start(functools.partial(self.backend.answer, question, history))
+
+    def _answer_queue(self, question: str, bubble: Bubble) -> None:
+        """'How long will I wait?': the live queue's own figures for this session's ticket."""
+        controller = self.check_in_controller
+        if controller is None or controller.entry_id is None:
+            text, _none = queue_answer(None)
+            bubble.set_status("")
+            bubble.set_text(text)
+            self._turns.append(Turn(question, text))
+            return
+        bubble.set_status(SEARCHING)
+        call = BackgroundCall(controller.snapshot, self)
+        self._queue_calls = [c for c in self._queue_calls if c.is_running()] + [call]
+        self._queue_bubble = (question, bubble)
+        call.succeeded.connect(self._on_queue_snapshot)
+        call.failed.connect(self._on_queue_failed)
+        call.start()
+
+    @Slot(object)
+    def _on_queue_snapshot(self, snapshot: object) -> None:
+        if self._queue_bubble is None:
+            return  # wiped meanwhile: the next patient never sees it
+        question, bubble = self._queue_bubble
+        self._queue_bubble = None
+        text, citations = queue_answer(snapshot if isinstance(snapshot, QueueSnapshot) else None)
+        bubble.set_status("")
+        bubble.set_text(text)
+        bubble.set_citations(citations)
+        self._turns.append(Turn(question, text))
+
+    @Slot(object)
+    def _on_queue_failed(self, _error: object) -> None:
+        if self._queue_bubble is None:
+            return
+        _question, bubble = self._queue_bubble
+        self._queue_bubble = None
+        bubble.set_status("")
+        bubble.set_text(QUEUE_UNAVAILABLE)
 
     def _show_emergency(self, bubble: Bubble) -> None:
         self.keyboard_toggle.set_keyboard_open(False)  # nothing may cover the banner
@@ -349,6 +417,28 @@ class KioskWindow(QWidget):
         self.keyboard_toggle.hide()  # the check-in has its own keys; back on the next wipe
         self.stack.setCurrentWidget(self.check_in)
 
+    @Slot()
+    def _questions_after_check_in(self) -> None:
+        """Back to the question box in the same session: the ticket stays for queue questions."""
+        self.check_in.reset()
+        self.keyboard_toggle.setVisible(True)
+        self.keyboard_toggle.set_keyboard_open(True)
+        self.keyboard.set_target(self.welcome.input.edit)
+        self.stack.setCurrentWidget(self.welcome_area)
+
+    @Slot()
+    def call_staff(self) -> None:
+        if self._call_staff is not None and self._call_staff.start():
+            self.call_staff_note.setText("Asking a member of staff to come...")
+
+    @Slot(object)
+    def _on_staff_called(self, _alert: object) -> None:
+        self.call_staff_note.setText(STAFF_CALLED)
+
+    @Slot(object)
+    def _on_staff_call_failed(self, _error: object) -> None:
+        self.call_staff_note.setText(STAFF_CALL_FAILED)
+
     # --- session, idle, availability -------------------------------------------------------
     def has_patient_state(self) -> bool:
         return (
@@ -371,6 +461,10 @@ class KioskWindow(QWidget):
         self._turns.clear()
         self.chat.reset()
         self.check_in.reset()
+        self.call_staff_note.setText("")
+        self._queue_bubble = None
+        if self.check_in_controller is not None:
+            self.check_in_controller.forget()
         self.welcome.reset()
         self.keyboard.reset()
         self.keyboard.set_target(self.welcome.input.edit)
@@ -430,6 +524,10 @@ class KioskWindow(QWidget):
             call.wait(5000)
         if self.check_in_controller is not None:
             self.check_in_controller.wait()
+        for call in self._queue_calls:
+            call.wait(5000)
+        if self._call_staff is not None:
+            self._call_staff.wait(5000)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.keyboard:
@@ -462,6 +560,9 @@ class KioskWindow(QWidget):
         self.chat.apply_metrics(m)
         self.unavailable.apply_metrics(m)
         self.check_in.apply_metrics(m)
+        self.call_staff_button.setFont(style.font(m.body_pt - 2, bold=True))
+        self.call_staff_button.setMinimumHeight(m.touch_px)
+        self.call_staff_note.setFont(style.font(m.body_pt - 2))
         self.keyboard.apply_metrics(m)
         self.keyboard_toggle.apply_metrics(m)
         self.pin_pad.apply_metrics(m)

@@ -193,3 +193,63 @@ def test_the_real_flow_through_the_kiosk_role(qtbot, make_window, backend, datab
         kiosk_db.dispose()
     finally:
         owner.dispose()
+
+
+def last_answer(kiosk):
+    return [b for b in kiosk.chat.view.bubbles() if b.role == "answer"][-1]
+
+
+def test_after_check_in_the_wait_is_answered_from_the_live_queue(
+    qtbot, kiosk, checkins, backend
+) -> None:
+    kiosk.ask("how long will I wait?")
+    assert last_answer(kiosk).text.startswith("I can tell you about your wait once you have")
+    assert last_answer(kiosk).citation_buttons() == []
+
+    kiosk.wipe()
+    qtbot.mouseClick(kiosk.welcome.check_in_button, Qt.MouseButton.LeftButton)
+    screen = kiosk.check_in
+    enter_details(qtbot, screen, "09041961", "L")
+    tap(qtbot, screen, "find")
+    qtbot.waitUntil(lambda: screen.confirm_button.isVisible(), timeout=5000)
+    tap(qtbot, screen, "confirmCheckIn")
+    qtbot.waitUntil(lambda: "ticket 14" in screen.message.text(), timeout=5000)
+    # "Ask a question" keeps this session (and its ticket); "Done" would end it.
+    tap(qtbot, screen, "askAfterCheckIn")
+    assert kiosk.stack.currentWidget() is kiosk.welcome_area
+    kiosk.welcome.input.edit.setText("has the doctor been delayed?")
+    kiosk.welcome.input.submit()
+    qtbot.waitUntil(lambda: "[1]" in last_answer(kiosk).text, timeout=5000)
+    answer = last_answer(kiosk)
+    assert "2 people are ahead of you for Physiotherapy" in answer.text
+    [button] = answer.citation_buttons()
+    assert "Live queue" in button.text()
+
+    # The next patient (after the idle wipe) inherits nothing.
+    kiosk.wipe()
+    kiosk.ask("how many people are before me?")
+    assert last_answer(kiosk).text.startswith("I can tell you about your wait")
+
+
+def test_call_staff_raises_a_quiet_alert_and_says_so(qtbot, make_window, backend) -> None:
+    calls: list[str] = []
+    kiosk = make_window(backend, call_staff=lambda: calls.append("help") or 7)
+    assert kiosk.call_staff_button.isVisible()
+    qtbot.mouseClick(kiosk.call_staff_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "has been asked" in kiosk.call_staff_note.text(), timeout=5000)
+    assert calls == ["help"]
+    kiosk.wipe()  # the next patient does not see the last one's request
+    assert kiosk.call_staff_note.text() == ""
+
+
+def test_call_staff_failing_sends_the_patient_to_reception(qtbot, make_window, backend) -> None:
+    def down() -> object:
+        raise RuntimeError("database down")
+
+    kiosk = make_window(backend, call_staff=down)
+    qtbot.mouseClick(kiosk.call_staff_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "go to reception" in kiosk.call_staff_note.text(), timeout=5000)
+
+
+def test_no_call_staff_button_without_a_desk(window) -> None:
+    assert not window.call_staff_button.isVisible()
