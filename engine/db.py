@@ -75,7 +75,7 @@ def embedded_server(settings: Settings) -> Any:
     """This process's handle on the data folder's embedded server (not started here)."""
     from engine.embedded_pg import EmbeddedServer
 
-    pgdata = settings.pgdata_dir.absolute()
+    pgdata = settings.pgdata_dir.resolve()
     with _servers_lock:
         server = _servers.get(pgdata)
         if server is None:
@@ -88,7 +88,7 @@ def start_embedded_server(settings: Settings) -> str:
     """Start (or join) the embedded server and return a SQLAlchemy URL for our database.
 
     Safe to call again at any time: a running server is joined, a dead one started again."""
-    pgdata = settings.pgdata_dir.absolute()
+    pgdata = settings.pgdata_dir.resolve()
     try:
         pgdata.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -310,7 +310,7 @@ _supervisors: dict[tuple[str, str], DatabaseSupervisor] = {}
 def supervisor_for(settings: Settings) -> DatabaseSupervisor:
     """The process-wide supervisor of the database these settings name (one per data folder or
     DSN)."""
-    key = (settings.database.url.strip(), str(settings.pgdata_dir.absolute()))
+    key = (settings.database.url.strip(), str(settings.pgdata_dir.resolve()))
     with _servers_lock:
         supervisor = _supervisors.get(key)
         if supervisor is None:

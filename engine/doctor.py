@@ -488,7 +488,7 @@ def _check_socket(settings: Settings) -> Check:
         return Check(name, True, False, "not checked on this system")
     from engine import embedded_pg
 
-    pgdata = settings.pgdata_dir.absolute()
+    pgdata = settings.pgdata_dir.resolve()
     info = embedded_pg.read_pid_file(pgdata)
     restart = (
         "Close every clinic app on this machine and start one again: the embedded server then "

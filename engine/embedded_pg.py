@@ -34,6 +34,7 @@ import atexit
 import contextlib
 import fcntl
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -163,7 +164,7 @@ def postmaster_process(pgdata: Path, info: PidFile | None, uid: int) -> psutil.P
             return None
         if proc.name() != "postgres" or proc.uids().real != uid:
             return None
-        if str(pgdata) not in proc.cmdline():
+        if not _names_data_dir(proc.cmdline(), pgdata):
             return None
         if abs(proc.create_time() - info.start_time) > START_TIME_TOLERANCE_SECONDS:
             return None
@@ -209,6 +210,17 @@ def _alive(entry: dict[str, float]) -> bool:
         return not created or abs(proc.create_time() - created) < 1.0
     except (psutil.NoSuchProcess, psutil.ZombieProcess, ValueError, TypeError, KeyError):
         return False
+
+
+def _names_data_dir(cmdline: list[str], pgdata: Path) -> bool:
+    """The command line's ``-D`` folder is ``pgdata`` (compared after resolving symlinks)."""
+    for flag, value in itertools.pairwise(cmdline):
+        if flag == "-D":
+            try:
+                return Path(value).resolve() == pgdata.resolve()
+            except OSError:
+                return False
+    return False
 
 
 def _own_handle() -> dict[str, float]:

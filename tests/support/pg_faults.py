@@ -25,7 +25,7 @@ CHILD = (
 
 def postmaster(settings: Settings) -> psutil.Process | None:
     """The data folder's live postmaster, identity-checked, or None."""
-    pgdata = settings.pgdata_dir.absolute()
+    pgdata = settings.pgdata_dir.resolve()
     uid = embedded_pg.server_user().uid
     return embedded_pg.postmaster_process(pgdata, embedded_pg.read_pid_file(pgdata), uid)
 
@@ -49,7 +49,7 @@ def kill_postmaster(settings: Settings) -> None:
 
 
 def _backends(settings: Settings) -> list[psutil.Process]:
-    path = str(settings.pgdata_dir.absolute())
+    path = str(settings.pgdata_dir.resolve())
     found = []
     for proc in psutil.process_iter(["name", "cmdline"]):
         if proc.info["name"] == "postgres" and path in (proc.info["cmdline"] or []):
