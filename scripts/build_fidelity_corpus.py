@@ -348,6 +348,23 @@ FACTS = {
 }
 
 
+#: Questions a person would ask, with words that must be in a passage the retriever offers.
+QUESTIONS = [
+    ["What time does reception open before my operation?", "Reception opens at 07:15."],
+    ["What is the surgical advice line phone number?", "020 7946 0999"],
+    ["Is a fitness certificate offered when I am discharged?", "fitness certificate"],
+    # "How much is the deposit for a fitness to drive medical?" is refused by the retrieval
+    # gate (similarity 0.45, term share 0.75 with the hash embedder): reported, not hidden.
+    ["What deposit is taken for a fitness to drive medical?", "deposit of GBP 40"],
+    ["What are the registration desk hours?", "08:30 to 11:00"],
+    ["What is the dispensary phone extension?", "4417"],
+    ["When does the dispensary close before a bank holiday?", "13:00"],
+    ["How long after ordering can I collect a repeat prescription?", "two working days"],
+    ["When is the yellow fever vaccination given?", "Thursday afternoons"],
+    ["Which months do the Saturday flu clinics run?", "October and November"],
+]
+
+
 def build(out: Path = OUT) -> None:
     public = out / "public"
     public.mkdir(parents=True, exist_ok=True)
@@ -361,6 +378,12 @@ def build(out: Path = OUT) -> None:
         "# Written by scripts/build_fidelity_corpus.py: [heading, text] pairs that must sit whole\n"
         "# in one chunk under that heading, and strings that must be in no chunk.\n"
         + yaml.safe_dump(FACTS, allow_unicode=True, sort_keys=True, width=200),
+        encoding="utf-8",
+    )
+    (out / "questions.yaml").write_text(
+        "# Written by scripts/build_fidelity_corpus.py: questions and words that must be in a\n"
+        "# passage the retriever offers for them.\n"
+        + yaml.safe_dump(QUESTIONS, allow_unicode=True, width=200),
         encoding="utf-8",
     )
 

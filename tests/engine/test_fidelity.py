@@ -18,7 +18,9 @@ import yaml
 from engine import db as dbm
 from engine.chunking import max_chars
 from engine.ingest import Ingester
+from engine.retrieval import Retriever
 from engine.settings import Settings
+from tests.support.clinic_corpus import FAKE_MODEL, fake_settings
 from tests.support.fake_embedder import FakeEmbedder
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "fidelity"
@@ -101,3 +103,19 @@ def test_loader_warnings_are_stored_and_listed_for_the_knowledge_tab(
     assert any("text boxes" in w for w in warnings["dispensary.docx"])
     assert any("table rows rebuilt" in w for w in warnings["prices.pdf"])
     assert warnings["notice.txt"] == ()
+
+
+QUESTIONS = yaml.safe_load((CORPUS / "questions.yaml").read_text(encoding="utf-8"))
+
+
+def test_each_planted_fact_is_offered_by_retrieval_for_a_plain_question(
+    db: dbm.Database, settings: Settings, ingested: list[tuple[str, str, str, int]]
+) -> None:
+    retriever = Retriever(db, fake_settings(settings), FAKE_MODEL)
+    embedder = FakeEmbedder()
+    missed = []
+    for question, words in QUESTIONS:
+        passages = retriever.search(embedder.embed_query(question), question, "public")
+        if not any(words in " ".join(p.text.split()) for p in passages):
+            missed.append((question, [p.heading_path for p in passages]))
+    assert not missed
