@@ -64,6 +64,8 @@ def test_a_follow_up_after_an_emergency_carries_it(qtbot, make_window):
     backend = FakeBackend()
     window = make_window(backend)
     ask(qtbot, window, "my dad has chest pain")
+    # Let the emergency's background log finish before the window goes away.
+    qtbot.waitUntil(lambda: backend.emergencies_logged == ["my dad has chest pain"], timeout=5000)
     window.chat.input.edit.setText("what should I do?")
     qtbot.mouseClick(window.chat.input.button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: len(backend.calls) == 1, timeout=5000)
