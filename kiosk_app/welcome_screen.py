@@ -110,7 +110,7 @@ class QuestionInput(QWidget):
             self.submitted.emit(text)
 
 
-CHECK_IN = "\N{WHITE HEAVY CHECK MARK}  Check in for my appointment"
+CHECK_IN = "\N{CHECK MARK}  Check in for my appointment"
 
 
 class WelcomeScreen(QWidget):

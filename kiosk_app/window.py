@@ -57,7 +57,7 @@ EMERGENCY_BUBBLE = (
 )
 STOPPED = "This answer was stopped."
 QUEUE_UNAVAILABLE = "The queue cannot be checked just now. Please ask at reception."
-CALL_STAFF = "\N{RAISED HAND}  Call staff"
+CALL_STAFF = "Call staff (not an emergency)"
 STAFF_CALLED = "A member of staff has been asked to come to this screen."
 STAFF_CALL_FAILED = "The desk could not be reached. Please go to reception."
 
@@ -166,6 +166,7 @@ class KioskWindow(QWidget):
         self.call_staff_note = QLabel("")
         self.call_staff_note.setObjectName("callStaffNote")
         self.call_staff_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.call_staff_note.setWordWrap(True)
         self._call_staff = BackgroundCall(call_staff, self) if call_staff is not None else None
         if self._call_staff is not None:
             self.call_staff_button.clicked.connect(self.call_staff)

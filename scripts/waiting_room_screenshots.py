@@ -114,6 +114,7 @@ def shoot(root: Path, sizes: list[tuple[int, ...]]) -> int:
             clock=FakeClock(),
             check_in=lambda: queue,
             kiosk_name="kiosk:entrance",
+            call_staff=lambda: 1,
         )
         window.resize(width, height)
         window.show()
@@ -133,6 +134,11 @@ def shoot(root: Path, sizes: list[tuple[int, ...]]) -> int:
             tap(screen, "confirmCheckIn")
             wait_until(lambda s=screen: "checked in" in s.message.text())
             save(window, "kiosk-checked-in")
+            tap(screen, "askAfterCheckIn")
+            window.welcome.input.edit.setText("How long will I wait?")
+            window.welcome.input.submit()
+            wait_until(lambda w=window: "[1]" in w.chat.view.bubbles()[-1].text)
+            save(window, "kiosk-queue-answer")
         window.shutdown()
         window.deleteLater()
         settle()
