@@ -42,7 +42,19 @@ class Metrics:
 
 TALL = Metrics("tall", 24, 40, 2.3, 62, 72, 2, 80, 14, check_in_beside_title=True)
 SQUARE = Metrics("square", 22, 34, 2.1, 58, 64, 2, 48, 12, check_in_beside_title=True)
-SHORT = Metrics("short", 18, 28, 1.8, MIN_TOUCH_PX, 56, 3, 24, 8, fold_title_with_keyboard=True)
+SHORT = Metrics(
+    "short",
+    18,
+    28,
+    1.8,
+    MIN_TOUCH_PX,
+    56,
+    3,
+    24,
+    8,
+    check_in_beside_title=True,
+    fold_title_with_keyboard=True,
+)
 PORTRAIT = Metrics("portrait", 24, 40, 2.3, 92, 80, 1, 40, 16, topic_px=112)
 
 CLASSES = (TALL, SQUARE, SHORT, PORTRAIT)

@@ -149,7 +149,16 @@ def make(
     app: QApplication, backend, settings: Settings, size: tuple[int, int], real: bool = False
 ) -> KioskWindow:
     # The real engine routes with the real safety router (router=None: the window's default).
-    window = KioskWindow(backend, settings, clock=FakeClock(), router=None if real else router)
+    from kiosk_app.main import check_in_backend
+
+    window = KioskWindow(
+        backend,
+        settings,
+        clock=FakeClock(),
+        router=None if real else router,
+        check_in=check_in_backend(backend, settings) if real else None,  # as clinic-kiosk does
+        kiosk_name="kiosk:screenshots",
+    )
     window.setWindowFlag(Qt.WindowType.FramelessWindowHint)
     window.setGeometry(0, 0, *size)
     window.show()
