@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from engine import audit
 from engine.db import Database
 from engine.errors import ValidationError
+from engine.validation import clean_text
 
 REVIEW_OUTCOMES = ("no_answer", "guarded", "emergency", "clinical", "failed")
 DECISIONS = ("needs_section", "correct_refusal", "other")
@@ -155,7 +156,7 @@ class ReviewService:
         """Append a decision to the chain and return its hash."""
         if decision not in DECISIONS:
             raise ValidationError(f"Decision must be one of {', '.join(DECISIONS)}.")
-        comment = comment.strip()
+        comment = clean_text(comment, "The comment").strip()
         if len(comment) > 2000:
             raise ValidationError("Comment must be at most 2000 characters.")
         reviewer = reviewer.strip()

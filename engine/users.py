@@ -190,7 +190,7 @@ def verify_password(password: str, stored: str) -> bool:
 
 
 def normalise_username(username: str) -> str:
-    name = username.strip().lower()
+    name = clean_text(username, "The username").strip().lower()
     if not _USERNAME.match(name):
         raise ValidationError(
             "Username must be 2 to 50 characters: lower-case letters, digits, dot, dash or "
@@ -293,7 +293,7 @@ class UserService:
     ) -> StaffUserView:
         name = normalise_username(username)
         check_password_policy(password, name)
-        display = " ".join(display_name.split()) or name
+        display = " ".join(clean_text(display_name, "The display name").split()) or name
         with self.db.session() as s:
             inserted = s.execute(
                 sa.text(
@@ -310,7 +310,7 @@ class UserService:
     def _update(
         self, username: str, sql: str, params: dict[str, object], by: str, action: str
     ) -> None:
-        name = username.strip().lower()
+        name = clean_text(username, "The username").strip().lower()
         with self.db.session() as s:
             found = s.execute(
                 sa.text(f"UPDATE staff_users SET {sql} WHERE username = :u RETURNING id"),

@@ -32,6 +32,7 @@ from engine.db import Database
 from engine.errors import BookingError, ValidationError
 from engine.references import normalise_reference
 from engine.settings import QueueSettings
+from engine.validation import clean_text
 
 LONDON = ZoneInfo("Europe/London")
 TRANSITIONS: dict[str, frozenset[str]] = {
@@ -319,7 +320,8 @@ class QueueService:
         self, department: str, user: str, *, name: str = "", clinician_id: int | None = None
     ) -> QueueItem:
         """Add a walk-in to today's queue for a department (and optionally a clinician)."""
-        label = " ".join(name.split())[:200] or None
+        clean_text(department, "The department")
+        label = " ".join(clean_text(name, "The name").split())[:200] or None
         with self.db.session() as s:
             dep = s.execute(
                 sa.text("SELECT id FROM departments WHERE lower(name) LIKE :d ORDER BY name"),

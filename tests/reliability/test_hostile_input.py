@@ -208,3 +208,20 @@ def test_apps_refuse_an_unwritable_data_folder_and_a_bad_dsn_in_one_sentence(
     assert main(["--data-dir", str(tmp_path / "ok")]) == 2
     err = capsys.readouterr().err.strip()
     assert "is not a PostgreSQL URL" in err and "s3cret" not in err and "\n" not in err
+
+
+def test_review_comments_account_names_and_walk_ins_refuse_bad_characters(db: Database) -> None:
+    from engine.review import ReviewService
+    from engine.users import UserService
+    from engine.waiting_queue import QueueService
+
+    with pytest.raises(ValidationError, match="The comment contains a character"):
+        ReviewService(db).decide(1, "other", "fine\x00", "meera")
+    users = UserService(db)
+    with pytest.raises(ValidationError, match="The display name contains a character"):
+        users.add("meera", "correct horse battery", "Meera\udcff")
+    with pytest.raises(ValidationError, match="The username contains a character"):
+        users.disable("meera\x00")
+    with pytest.raises(ValidationError, match="The name contains a character"):
+        QueueService(db).walk_in("Cardiology", "meera", name="Ada\x00")
+    assert users.list() == []
