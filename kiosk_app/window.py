@@ -562,7 +562,7 @@ class KioskWindow(QWidget):
         self.unavailable.apply_metrics(m)
         self.check_in.apply_metrics(m)
         self.call_staff_button.setFont(style.font(m.body_pt - 2, bold=True))
-        self.call_staff_button.setMinimumHeight(m.touch_px)
+        self.call_staff_button.setMinimumHeight(max(48, m.key_px))  # no taller than its row
         self.call_staff_note.setFont(style.font(m.body_pt - 2))
         self.keyboard.apply_metrics(m)
         self.keyboard_toggle.apply_metrics(m)

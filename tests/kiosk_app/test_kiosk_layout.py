@@ -94,8 +94,11 @@ def sized(request, qtbot, make_window):
         default=cited_answer(LONG_ANSWER, (LONG_CAPTION,)), suggestions=list(TOPICS)
     )
     # With the check-in button too (shown where the kiosk can check patients in).
-    window = make_window(backend, check_in=lambda: None, kiosk_name="kiosk:test")
+    window = make_window(
+        backend, check_in=lambda: None, kiosk_name="kiosk:test", call_staff=lambda: None
+    )
     assert window.welcome.check_in_button.isVisibleTo(window)
+    assert window.call_staff_button.isVisibleTo(window)
     window.resize(width, height)
     qtbot.waitUntil(lambda: window.size().width() == width, timeout=2000)
     qtbot.waitUntil(lambda: len(window.welcome.suggestion_buttons()) == 6, timeout=5000)
