@@ -2,9 +2,11 @@
 
 :func:`run_checks` returns one :class:`Check` per concern: the config file, the database (reachable,
 PostgreSQL and pgvector versions, schema revision), the embedding model (file, hash, tokenizer,
-dimension recorded in the database), the similarity floor's calibration, the Ollama hosts, the
-log folder, the embedded server's socket (a private folder, peer sign-in only) and the permissions
-of logs, backups and the data folder (each with the command that fixes it). A check is
+dimension recorded in the database), the similarity floor's calibration, the Ollama hosts (or
+the OpenAI-compatible server), the model router's measurement and the chat model's last
+qualification (engine.qualification), the log folder, the embedded server's socket (a private
+folder, peer sign-in only) and the permissions of logs, backups and the data folder (each with
+the command that fixes it). A check is
 *blocking* when its failure stops answering (database down, schema behind
 and not upgradable, embedding model broken or mismatched); everything else is a warning (no model
 server still answers extractively).
