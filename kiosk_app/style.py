@@ -55,6 +55,7 @@ QPushButton:pressed {{ background: {QUESTION_BG}; }}
 QPushButton:disabled {{ color: #595959; border-color: #8C8C8C; background: #F0F0F0; }}
 QPushButton[primary="true"] {{ background: {PRIMARY}; color: {PAPER}; border-color: {PRIMARY}; }}
 QPushButton[primary="true"]:pressed {{ background: #00205A; }}
+QPushButton[primary="true"]:disabled {{ background: #595959; border-color: #595959; }}
 QPushButton#key {{
     min-width: {max(MIN_TOUCH_PX, int(m.key_px * 0.8))}px; min-height: {m.key_px}px; padding: 0px;
 }}
