@@ -124,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 reply = "".join(d.text for d in chat.stream(messages))
             except Exception as exc:  # a cut-off or a server failure: counted, not fatal
                 tally[version][f"model failed ({type(exc).__name__})"] += 1
+                print(f"v{version} {q.question[:60]!r}: model failed: {exc}", file=sys.stderr)
                 continue
             seconds[version].append(time.perf_counter() - start)
             verdict = check_answer(reply, [offered_text(p) for p in passages], refusal)
