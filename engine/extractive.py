@@ -281,6 +281,8 @@ class Quote:
 
     @property
     def text(self) -> str:
+        if self.unit.items:  # a list's lead-in is shown with its whole list, never alone
+            return "\n".join([self.unit.text, *(f"- {item}" for item in self.unit.items)])
         return f"{self.unit.text} {self.follow}" if self.follow else self.unit.text
 
 
@@ -392,7 +394,14 @@ def choose(quotes: Sequence[Quote]) -> list[Quote]:
     if not quotes:
         return []
     best = quotes[0].score
-    chosen = [q for q in quotes if q.score >= SECONDARY_RATIO * best][:MAX_QUOTES]
+    close = [q for q in quotes if q.score >= SECONDARY_RATIO * best]
+    # A sentence already shown in the list under its quoted lead-in is not quoted again.
+    listed = [(q.passage, item) for q in close for item in q.unit.items]
+    chosen = [
+        q
+        for q in close
+        if q.unit.items or not any(p == q.passage and q.unit.text in i for p, i in listed)
+    ][:MAX_QUOTES]
     # Room left: a chosen list item's next sentence goes with it ("... for 10 to 12 hours before
     # the test. For most people, this means nothing after 21:00 ..."), never past three sentences.
     sentences = len(chosen)

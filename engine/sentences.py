@@ -30,6 +30,9 @@ class Unit:
     context: str
     position: int  # order within its passage
     follow: str = ""  # the next sentence of the same list item, shown with it when there is room
+    # For the line that introduces a list ("Please bring the following:"): the list's items,
+    # word for word, so a quoted lead-in is never shown without what it introduces.
+    items: tuple[str, ...] = ()
 
 
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
@@ -113,19 +116,36 @@ def _blocks(text: str) -> list[tuple[str, list[str]]]:
     return [b for b in blocks if b[0] != "blank"]
 
 
+MAX_LIST_ITEMS = 12  # a lead-in quoted with more items than this would be a wall of text
+
+
+def _list_after(blocks: list[tuple[str, list[str]]], index: int) -> tuple[str, ...]:
+    """The items of the list right after block ``index`` (empty when none or too long)."""
+    items = []
+    for kind, lines in blocks[index + 1 :]:
+        if kind != "item":
+            break
+        items.append(_clean(" ".join(lines)))
+    return tuple(items) if len(items) <= MAX_LIST_ITEMS else ()
+
+
 def split_units(text: str, headings: str = "") -> list[Unit]:
     """A passage's sentences, list-item sentences and table rows, in reading order."""
     section = headings.rsplit(">", 1)[-1].strip()
     units: list[Unit] = []
     lead_in = ""
-    for kind, lines in _blocks(text):
+    blocks = _blocks(text)
+    for block, (kind, lines) in enumerate(blocks):
         near = f"{section} {lead_in}" if kind in ("item", "table") else section
         texts = table_rows(lines) if kind == "table" else _sentences(_clean(" ".join(lines)))
         previous = ""
         for index, sentence in enumerate(texts):
             context = f"{headings} {near} {previous}".strip()
             follow = texts[index + 1] if kind == "item" and index + 1 < len(texts) else ""
-            units.append(Unit(sentence, near.strip(), context, len(units), follow))
+            last = index == len(texts) - 1
+            items = _list_after(blocks, block) if kind == "para" and last else ()
+            items = items if sentence.endswith(":") else ()
+            units.append(Unit(sentence, near.strip(), context, len(units), follow, items))
             if kind != "table":
                 previous = sentence
         if kind == "para":

@@ -181,3 +181,41 @@ def test_at_most_three_quotes_even_when_many_sentences_match() -> None:
 )
 def test_the_kind_of_detail_asked_for(question: str, kind: str | None) -> None:
     assert answer_kind(question) == kind
+
+
+BRING = (
+    "Please bring the following with you to every appointment:\n\n"
+    "- Your appointment confirmation (the text message or email is fine).\n"
+    "- A list of all the medicines you take, including the dose. Include vitamins and\n"
+    "  inhalers.\n"
+    "- Photo identification, such as a passport, if this is your first visit.\n\n"
+    "Please bring the child's red book to vaccination appointments."
+)
+
+
+def test_a_quoted_lead_in_brings_its_whole_list_word_for_word() -> None:
+    # Seen: "what should I bring?" quoted the lead-in and one item, so a patient never learned
+    # to bring their list of medicines.
+    quotes = choose(
+        find_quotes(
+            "What should I bring to my appointment?", [("Visiting > What to bring", BRING)], {}
+        )
+    )
+    lead = next(q for q in quotes if q.unit.text.endswith(":"))
+    assert lead.text.splitlines() == [
+        "Please bring the following with you to every appointment:",
+        "- Your appointment confirmation (the text message or email is fine).",
+        "- A list of all the medicines you take, including the dose. Include vitamins and "
+        "inhalers.",
+        "- Photo identification, such as a passport, if this is your first visit.",
+    ]
+    # No item is quoted a second time beside its list.
+    others = [q.text for q in quotes if q is not lead]
+    assert not any("Photo identification" in t or "medicines" in t for t in others)
+    assert len(quotes) <= MAX_QUOTES
+
+
+def test_a_very_long_list_is_not_glued_to_its_lead_in() -> None:
+    long_list = "Bring these:\n" + "\n".join(f"- item number {i} here." for i in range(20))
+    [unit] = [u for u in split_units(long_list) if u.text == "Bring these:"]
+    assert unit.items == ()
