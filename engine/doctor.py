@@ -325,7 +325,19 @@ def _check_ollama(settings: Settings) -> list[Check]:
             except ClinicError as exc:
                 checks.append(Check(name, False, False, str(exc), "Check the Ollama server log."))
                 continue
-            if present:
+            if present and chat.has_chat_template() is False:
+                checks.append(
+                    Check(
+                        name,
+                        False,
+                        False,
+                        f"reachable; {o.model} is present but has no chat template (a base "
+                        "model): it continues text instead of following the answer prompt",
+                        "Use an instruct (chat) model, e.g. llama3.1:8b-instruct-q4_K_M, and "
+                        "qualify it with 'clinic-assistant evaluate FILE --generate'.",
+                    )
+                )
+            elif present:
                 checks.append(Check(name, True, False, f"reachable; {o.model} is present", ""))
             else:
                 checks.append(

@@ -154,6 +154,16 @@ class _OllamaConnection:
         wanted = _canonical(self.model)
         return any(_canonical(name) == wanted for name in self.available_models())
 
+    def has_chat_template(self) -> bool | None:
+        """Whether the model has a chat template (an instruct model); False for a base model,
+        which only continues the prompt and never follows it; None when the server won't say."""
+        try:
+            shown = self._client.show(self.model)
+        except Exception:  # an old or odd server: say nothing rather than break doctor
+            return None
+        template = getattr(shown, "template", None)
+        return bool(template and template.strip())
+
     def is_reachable(self, timeout: float = 3.0) -> bool:
         """Whether an Ollama server answers at the host within ``timeout`` seconds."""
         try:

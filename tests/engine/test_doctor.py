@@ -132,6 +132,24 @@ def test_ollama_with_the_model_pulled(
     assert f"OK   ollama {url}: reachable; {DEFAULT_MODEL} is present" in out
 
 
+def test_a_base_model_without_a_chat_template_is_not_called_present(
+    db: Database, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Seen: doctor said "model is present" for Gemma 270M base, which answers "emergency" to
+    # everything and never stops: present is not the same as fit to answer.
+    with FakeOllama(models=[DEFAULT_MODEL], base_models=[DEFAULT_MODEL]) as server:
+        configured = settings.replace(
+            ollama=OllamaSettings(hosts=(server.url,), model=DEFAULT_MODEL)
+        )
+        code, out = _doctor(configured, capsys)
+    assert code == 0, out  # a warning: answers still work, extractively if need be
+    line = next(
+        line for line in out.splitlines() if line.startswith(("OK", "WARN")) and "ollama" in line
+    )
+    assert line.startswith("WARN") and "no chat template (a base model)" in line
+    assert "instruct" in out
+
+
 def test_ollama_without_the_model_or_down_warns_but_does_not_block(
     db: Database, settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -132,11 +132,14 @@ class FakeOllama:
     def __init__(
         self,
         models: Iterable[str] = (DEFAULT_MODEL, DEFAULT_EMBED_MODEL),
+        base_models: Iterable[str] = (),
         *,
         default: Script | None = None,
         embed_dimension: int = 8,
     ) -> None:
         self.models = [_canonical(m) for m in models]
+        # Pulled models with no chat template (base models): /api/show gives an empty template.
+        self.base_models = {_canonical(m) for m in base_models}
         self.default = default or Script()
         self.embed_dimension = embed_dimension
         self.request_event = threading.Event()
@@ -311,6 +314,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.fake._record(RecordedRequest("POST", path, body))
         if path == "/api/chat":
             self._chat(body)
+        elif path == "/api/show":
+            self._show(body)
         elif path == "/api/embed":
             self._embed(body)
         else:
@@ -331,6 +336,26 @@ class _Handler(BaseHTTPRequestHandler):
                 "quantization_level": "Q4_K_M",
             },
         }
+
+    def _show(self, body: dict[str, Any]) -> None:
+        model = str(body.get("model") or body.get("name") or "")
+        if not self.fake.knows(model):
+            self._not_found(model)
+            return
+        base = _canonical(model) in self.fake.base_models
+        template = "" if base else "{{ .System }}<|user|>{{ .Prompt }}<|assistant|>"
+        entry = self._model_entry(_canonical(model))
+        self._send_json(
+            200,
+            {
+                "modelfile": f"FROM {_canonical(model)}",
+                "parameters": "",
+                "template": template,
+                "details": entry["details"],
+                "model_info": {"general.architecture": "llama"},
+                "modified_at": "2025-01-01T00:00:00Z",
+            },
+        )
 
     def _not_found(self, model: str) -> None:
         self._send_json(404, {"error": f'model "{model}" not found, try pulling it first'})
