@@ -119,6 +119,10 @@ class AlertsBar(QFrame):
     def _on_error(self, error: BaseException) -> None:
         self.setToolTip(describe(error))
 
+    def stop(self) -> None:
+        """No reload may start after this (the window is closing)."""
+        self._reload_timer.stop()
+
     def clear(self) -> None:
         for row in self.rows.values():
             row.deleteLater()

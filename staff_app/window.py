@@ -295,6 +295,7 @@ class StaffWindow(QMainWindow):
             self.live.stop()
         if self.queue is not None:
             self.queue.stop()
+        self.alerts.stop()
         self.assistant.shutdown()
         self.tasks.wait_all()
 
