@@ -261,11 +261,19 @@ class QueueService:
         return value
 
     def entries(
-        self, day: date | None = None, *, department: str | None = None, open_only: bool = True
+        self,
+        day: date | None = None,
+        *,
+        department: str | None = None,
+        open_only: bool = True,
+        entry_id: int | None = None,
     ) -> list[QueueItem]:
-        """The day's queue in calling order (appointment time, then arrival), names included."""
-        where = ["q.day = :day"]
-        params: dict[str, Any] = {"day": day or self.today()}
+        """The day's queue in calling order (appointment time, then arrival), names included;
+        ``entry_id`` picks one entry of any day."""
+        where = ["q.day = :day"] if entry_id is None else ["q.id = :id"]
+        params: dict[str, Any] = (
+            {"day": day or self.today()} if entry_id is None else {"id": entry_id}
+        )
         if open_only:
             where.append("q.state IN ('arrived', 'called', 'in_consultation')")
         if department:
@@ -415,10 +423,11 @@ class QueueService:
         return self._one(entry_id)
 
     def _one(self, entry_id: int) -> QueueItem:
-        for item in self.entries(open_only=False):
-            if item.entry_id == entry_id:
-                return item
-        raise BookingError("That queue entry is not in today's queue.")
+        """One entry by id (a single-row read, not the whole day's queue)."""
+        found = self.entries(open_only=False, entry_id=entry_id)
+        if not found:
+            raise BookingError("That queue entry no longer exists. Refresh the queue.")
+        return found[0]
 
     def summary(self, day: date | None = None) -> DaySummary:
         """Arrived, seen, no-shows, still waiting, and the median wait from arrival to call."""

@@ -191,15 +191,6 @@ def _emergency() -> AnswerLogEntry:
         route_reason="rules",
         outcome="emergency",
         shown_text="Call 999 now.",
-        original_text=None,
-        guard_reason=None,
-        citations=(),
-        best_similarity=None,
-        model=None,
-        timings={},
-        prompt_tokens=None,
-        completion_tokens=None,
-        username=None,
     )
 
 

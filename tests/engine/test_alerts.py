@@ -27,15 +27,6 @@ def _log(db: Database, question: str, outcome: str, channel: str = "kiosk") -> N
             route_reason="test",
             outcome=outcome,
             shown_text="Call 999 now." if outcome == "emergency" else "Opening hours...",
-            original_text=None,
-            guard_reason=None,
-            citations=(),
-            best_similarity=None,
-            model=None,
-            timings={},
-            prompt_tokens=None,
-            completion_tokens=None,
-            username=None,
         ),
     )
 

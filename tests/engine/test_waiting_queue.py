@@ -15,10 +15,10 @@ import sqlalchemy as sa
 from engine.db import Database
 from engine.errors import BookingError, ValidationError
 from engine.queue_listener import Change, ChangeListener
-from engine.roles import KIOSK_ROLE, init_roles
+from engine.roles import init_roles
 from engine.settings import QueueSettings
 from engine.waiting_queue import CheckIn, QueueService, describe_position
-from tests.support.waiting_room import BORN, Today, too_close_to_midnight
+from tests.support.waiting_room import BORN, Today, kiosk_url, too_close_to_midnight
 
 
 @pytest.fixture
@@ -185,12 +185,7 @@ def test_every_change_is_notified_without_names(queue, today, listener) -> None:
 def test_the_kiosk_role_checks_in_but_cannot_read_appointments(db, today) -> None:
     init_roles(db, kiosk_password="kiosk-pw-1", staff_password="staff-pw-1")
     today.book("Maria Lopez", 20)
-    kiosk_url = (
-        sa.engine.make_url(db.url)
-        .set(username=KIOSK_ROLE, password="kiosk-pw-1")
-        .render_as_string(hide_password=False)
-    )
-    kiosk_db = Database(kiosk_url)
+    kiosk_db = Database(kiosk_url(db.url))
     try:
         kiosk_queue = QueueService(kiosk_db)
         done = kiosk_queue.check_in("kiosk-1", date_of_birth=BORN, initial="L", confirm=True)
@@ -216,11 +211,7 @@ def test_the_board_reads_tickets_through_the_kiosk_role(db: Database) -> None:
     assert queue.called_tickets() == []
     queue.call(entry, "Room 3", "amy")  # type: ignore[arg-type]
     init_roles(db, kiosk_password="kiosk-pw-1", staff_password="staff-pw-1")
-    kiosk = Database(
-        sa.engine.make_url(db.url)
-        .set(username=KIOSK_ROLE, password="kiosk-pw-1")
-        .render_as_string(hide_password=False)
-    )
+    kiosk = Database(kiosk_url(db.url))
     try:
         [called] = QueueService(kiosk).called_tickets()
     finally:

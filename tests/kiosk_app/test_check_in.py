@@ -8,14 +8,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-import sqlalchemy as sa
 from PySide6.QtCore import Qt
 
 from engine.db import Database
-from engine.roles import KIOSK_ROLE, init_roles
+from engine.roles import init_roles
 from engine.waiting_queue import CheckIn, Position, QueueService
 from kiosk_app.check_in_screen import NOT_FOUND, SEVERAL, THROTTLED
-from tests.support.waiting_room import BORN, Today, too_close_to_midnight
+from tests.support.waiting_room import BORN, Today, kiosk_url, too_close_to_midnight
 
 AT = dt.datetime(2026, 11, 30, 10, 40, tzinfo=dt.UTC)
 
@@ -173,11 +172,7 @@ def test_the_real_flow_through_the_kiosk_role(qtbot, make_window, backend, datab
         dbm.upgrade(owner)
         Today(owner).book("Maria Lopez", 20)
         init_roles(owner, kiosk_password="kiosk-pw-1", staff_password="staff-pw-1")
-        kiosk_db = Database(
-            sa.engine.make_url(database_url)
-            .set(username=KIOSK_ROLE, password="kiosk-pw-1")
-            .render_as_string(hide_password=False)
-        )
+        kiosk_db = Database(kiosk_url(database_url))
         queue = QueueService(kiosk_db)
         kiosk = make_window(backend, check_in=lambda: queue, kiosk_name="kiosk:test")
         kiosk.start_check_in()

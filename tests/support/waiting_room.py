@@ -69,6 +69,17 @@ class Today:
         return reference
 
 
+def kiosk_url(url: str, password: str = "kiosk-pw-1") -> str:
+    """``url`` as the clinic_kiosk role (after ``init_roles`` with that password)."""
+    from engine.roles import KIOSK_ROLE
+
+    return (
+        sa.engine.make_url(url)
+        .set(username=KIOSK_ROLE, password=password)
+        .render_as_string(hide_password=False)
+    )
+
+
 def too_close_to_midnight(db: Database) -> bool:
     """Same-day bookings made now could fall on tomorrow (London is UTC or UTC+1)."""
     local = db_now(db).astimezone(dt.UTC)
