@@ -2,8 +2,8 @@
 
 Each document plants facts that must come out whole in one chunk, and text (running headers,
 footers, markup, link targets) that must appear in no chunk. ``facts.yaml`` beside the documents
-lists both; ``tests/engine/test_fidelity.py`` ingests the folder and checks them, and
-``benchmarks/ingest.py --fidelity`` times it.
+lists both, and ``questions.yaml`` one question per fact; ``tests/engine/test_fidelity.py``
+ingests the folder and asks them through the answer path, and ``benchmarks/ingest.py`` times it.
 
 Traps: a two-column PDF leaflet whose lines are written across both columns row by row, with a
 running header and footer on every page, ligature glyphs, a word hyphenated across a line end
@@ -114,20 +114,24 @@ PRICES = [
 def build_prices(target: Path) -> None:
     from fpdf import FPDF
 
+    fonts = _font_dir()
     pdf = FPDF(format="A4")
     pdf.set_title("Private fees")
     pdf.set_keywords("audience=public")
     pdf.set_creation_date(FIXED_DATE)
+    # An embedded Unicode font, as a designed price list has: the pound sign is text, not "GBP".
+    pdf.add_font("DejaVu", "", str(fonts / "DejaVuSans.ttf"))
+    pdf.add_font("DejaVu", "B", str(fonts / "DejaVuSans-Bold.ttf"))
     pdf.add_page()
-    pdf.set_font("Helvetica", "B", 16)
+    pdf.set_font("DejaVu", "B", 16)
     pdf.text(15, 20, "Private fees")
-    pdf.set_font("Helvetica", "", 11)
+    pdf.set_font("DejaVu", "", 11)
     pdf.text(15, 30, "These services are not covered by the NHS.")
     y = 42.0
     for row in PRICES:
         for x, cell in zip((15, 85, 115), row, strict=True):
             pdf.rect(x - 2, y - 5, 70 if x == 15 else (30 if x == 85 else 80), 7)
-            pdf.text(x, y, cell.replace("£", "GBP "))
+            pdf.text(x, y, cell)
         y += 7
     pdf.output(str(target))
 
@@ -304,7 +308,7 @@ FACTS = {
     },
     "prices.pdf": {
         "facts": [
-            ["Private fees", "Fitness to drive medical | GBP 120 | A deposit of GBP 40"],
+            ["Private fees", "Fitness to drive medical | £120 | A deposit of £40"],
             ["Private fees", "Service | Fee | Notes"],
         ],
         "absent": [],
@@ -348,20 +352,149 @@ FACTS = {
 }
 
 
-#: Questions a person would ask, with words that must be in a passage the retriever offers.
+#: One question per planted fact, as a patient would type it, written before the answers were
+#: seen: [document, fact (as in FACTS), question, words the quoted answer must hold].
+#: tests/engine/test_fidelity.py asks each through the real answer path (extractive, MiniLM) and
+#: requires those words quoted with a citation to the chunk that holds the fact.
 QUESTIONS = [
-    ["What time does reception open before my operation?", "Reception opens at 07:15."],
-    ["What is the surgical advice line phone number?", "020 7946 0999"],
-    ["Is a fitness certificate offered when I am discharged?", "fitness certificate"],
-    # "How much is the deposit for a fitness to drive medical?" is refused by the retrieval
-    # gate (similarity 0.45, term share 0.75 with the hash embedder): reported, not hidden.
-    ["What deposit is taken for a fitness to drive medical?", "deposit of GBP 40"],
-    ["What are the registration desk hours?", "08:30 to 11:00"],
-    ["What is the dispensary phone extension?", "4417"],
-    ["When does the dispensary close before a bank holiday?", "13:00"],
-    ["How long after ordering can I collect a repeat prescription?", "two working days"],
-    ["When is the yellow fever vaccination given?", "Thursday afternoons"],
-    ["Which months do the Saturday flu clinics run?", "October and November"],
+    [
+        "leaflet.pdf",
+        "Reception opens at 07:15.",
+        "What time does reception open on the day of my operation?",
+        "07:15",
+    ],
+    [
+        "leaflet.pdf",
+        "you will be required to sign a consent form",
+        "Do I have to sign a consent form?",
+        "required to sign a consent form",
+    ],
+    [
+        "leaflet.pdf",
+        "1. Stop eating six hours before your admission time.",
+        "When should I stop eating before my admission?",
+        "six hours",
+    ],
+    [
+        "leaflet.pdf",
+        "A fitness certificate for work is offered on the day of",
+        "Can I get a fitness certificate for work?",
+        "fitness certificate for work is offered",
+    ],
+    [
+        "leaflet.pdf",
+        "chest pain after you go home needs an ambulance: call 999",
+        "Who do I call if I have chest pain after going home?",
+        "999",
+    ],
+    [
+        "leaflet.pdf",
+        "Parking is pre-booked for patients",
+        "Is parking pre-booked for patients with a blue badge?",
+        "Parking is pre-booked",
+    ],
+    [
+        "leaflet.pdf",
+        "The surgical advice line is 020 7946 0999",
+        "What is the surgical advice line number?",
+        "020 7946 0999",
+    ],
+    [
+        "prices.pdf",
+        "Fitness to drive medical | £120 | A deposit of £40",
+        "How much is the deposit for a fitness to drive medical?",
+        "A deposit of £40",
+    ],
+    [
+        "prices.pdf",
+        "Service | Fee | Notes",
+        "How much does a private sick note cost?",
+        "Service: Private sick note, Fee: £25",
+    ],
+    [
+        "dispensary.docx",
+        "Footnote 1: The dispensary phone extension is 4417.",
+        "What is the dispensary phone extension?",
+        "4417",
+    ],
+    [
+        "dispensary.docx",
+        "1. Sign in to the NHS App.\n2. Choose your repeat medicines.",
+        "How do I order repeat medicines in the NHS App?",
+        "Sign in to the NHS App",
+    ],
+    [
+        "dispensary.docx",
+        "Registration desk hours: 08:30 to 11:00 on weekdays.",
+        "What are the registration desk hours?",
+        "08:30 to 11:00",
+    ],
+    [
+        "dispensary.docx",
+        "ready to collect two working days after ordering",
+        "How long after ordering can I collect my prescription?",
+        "two working days after ordering",
+    ],
+    [
+        "dispensary.docx",
+        "closes at 13:00 on the working day before a bank holiday",
+        "When does the dispensary close before a bank holiday?",
+        "13:00",
+    ],
+    [
+        "wiki.md",
+        "see our price list for private items",
+        "Where do I find the price of private prescription items?",
+        "price list for private items",
+    ],
+    [
+        "wiki.md",
+        "Allow two working days before you collect.",
+        "How long should I allow before I collect a repeat prescription?",
+        "Allow two working days",
+    ],
+    [
+        "wiki.md",
+        "The dispensary is open 09:00 to 18:00 on weekdays.",
+        "What are the dispensary opening hours on weekdays?",
+        "09:00 to 18:00",
+    ],
+    [
+        "wiki.md",
+        "Controlled drugs need photo ID when you collect them.",
+        "Do I need ID to collect controlled drugs?",
+        "photo ID",
+    ],
+    [
+        "travel.html",
+        "at least eight weeks before you fly",
+        "How far ahead should I book a travel appointment?",
+        "eight weeks",
+    ],
+    [
+        "travel.html",
+        "Yellow fever vaccination is given on Thursday afternoons only.",
+        "When is yellow fever vaccination given?",
+        "Thursday afternoons",
+    ],
+    [
+        "travel.html",
+        "- Bring your itinerary",
+        "What should I bring to the yellow fever appointment?",
+        "itinerary",
+    ],
+    [
+        "notice.txt",
+        "The dispensary closes at 16:00 on the working day before every bank holiday.",
+        "When does the dispensary close before a bank holiday?",
+        "16:00",
+    ],
+    [
+        "notice.txt",
+        "Saturday flu clinics run in October and November.",
+        "Which months do the Saturday flu clinics run?",
+        "October and November",
+    ],
 ]
 
 
@@ -381,8 +514,8 @@ def build(out: Path = OUT) -> None:
         encoding="utf-8",
     )
     (out / "questions.yaml").write_text(
-        "# Written by scripts/build_fidelity_corpus.py: questions and words that must be in a\n"
-        "# passage the retriever offers for them.\n"
+        "# Written by scripts/build_fidelity_corpus.py: one question per planted fact,\n"
+        "# [document, fact, question, words the quoted answer must hold].\n"
         + yaml.safe_dump(QUESTIONS, allow_unicode=True, width=200),
         encoding="utf-8",
     )
