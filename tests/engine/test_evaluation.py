@@ -260,14 +260,21 @@ def test_bad_conversation_rows_are_refused(
         load_questions(write_questions(tmp_path / "q.yaml", [row]))
 
 
-def test_shipped_and_unseen_sets_are_valid_and_apart() -> None:
+@pytest.mark.parametrize(
+    ("name", "min_singles", "min_conversations"), [("unseen.yaml", 120, 40), ("holdout.yaml", 80, 25)]
+)
+def test_held_out_sets_are_valid_and_apart(
+    name: str, min_singles: int, min_conversations: int
+) -> None:
     root = Path(__file__).resolve().parents[2] / "evaluation"
-    shipped = load_questions(root / "questions.yaml")
-    unseen = load_questions(root / "unseen.yaml")
+    unseen = load_questions(root / name)
     singles = [q for q in unseen if not q.history]
     conversations = [q for q in unseen if q.history]
-    assert len(singles) >= 120 and len(conversations) >= 40
-    assert {q.question.lower() for q in shipped}.isdisjoint(q.question.lower() for q in unseen)
+    assert len(singles) >= min_singles and len(conversations) >= min_conversations
+    for other in ("questions.yaml", "tuning.yaml", "unseen.yaml", "holdout.yaml"):
+        if other != name:
+            asked = {q.question.lower() for q in load_questions(root / other)}
+            assert asked.isdisjoint(q.question.lower() for q in unseen), other
     knowledge = Path(__file__).resolve().parents[2]
     texts = {
         p.stem: p.read_text(encoding="utf-8")
