@@ -261,7 +261,8 @@ def test_bad_conversation_rows_are_refused(
 
 
 @pytest.mark.parametrize(
-    ("name", "min_singles", "min_conversations"), [("unseen.yaml", 120, 40), ("holdout.yaml", 80, 25)]
+    ("name", "min_singles", "min_conversations"),
+    [("unseen.yaml", 120, 40), ("holdout.yaml", 80, 25)],
 )
 def test_held_out_sets_are_valid_and_apart(
     name: str, min_singles: int, min_conversations: int
