@@ -13,6 +13,10 @@ When the guard refuses a model's answer, those quotes are shown instead of "I do
 add no detail of their own) and the model's text goes to the review log; when the model itself
 says the refusal sentence, the refusal stands.
 
+A staff question about today's queue ("who is waiting for Dr Hart?") is answered, after the
+safety routes, from the live queue's own rows (``engine.desk_queue_answers``), reached only
+through ``engine.protocols.QueueSnapshotSource``; a public assistant never holds a queue source.
+
 Every answer is written to the answer log after its final event; a logging failure never turns
 into an error on screen.
 """
@@ -27,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from engine.answer_log import AnswerLogEntry, record_answer
 from engine.citation_guard import check_answer
 from engine.db import Database
+from engine.desk_queue_answers import DeskQueueQuestion, desk_queue_answer, desk_queue_question
 from engine.errors import ModelUnavailable
 from engine.events import (
     AnswerEvent,
@@ -41,7 +46,7 @@ from engine.events import (
 )
 from engine.extractive import Quote, choose
 from engine.prompting import PROMPT_VERSION, build_messages, offered_text
-from engine.protocols import ChatModel, Embedder
+from engine.protocols import ChatModel, Embedder, QueueSnapshotSource
 from engine.qualification import router_allowed
 from engine.retrieval import RetrievedPassage, Retriever
 from engine.routing import STOP_ROUTES, RoutePlan, add_exemplar_signal, route_by_rules
@@ -151,6 +156,7 @@ class Assistant:
         clock: Callable[[], float] = time.perf_counter,
         appointment_helper: Callable[[str], str | None] | None = None,
         exemplars: ExemplarBank | None = None,
+        queue: QueueSnapshotSource | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder
@@ -163,6 +169,8 @@ class Assistant:
         self.retriever = Retriever(db, settings, embedder.model_name)
         self.appointment_helper = appointment_helper
         self.exemplars = exemplars  # None: the shipped bank (engine/safety/exemplars.yaml)
+        # The live queue, for "who is waiting for Dr Hart?": staff only, never a public answer.
+        self.queue = queue if self.audience == "staff" else None
 
     @property
     def refusal(self) -> str:
@@ -207,6 +215,10 @@ class Assistant:
         decision, search_text, vector = plan.decision, plan.search_text, plan.vector
         if decision.route in STOP_ROUTES:
             yield from self._stop(question, decision, start)
+            return
+        asked = desk_queue_question(question) if self.queue is not None else None
+        if asked is not None:  # neither booking nor clinical: the live queue's own rows
+            yield from self._desk_queue(question, asked, start)
             return
         if decision.route is Route.APPOINTMENT:
             text = texts.booking if self.audience == "public" else texts.staff_booking
@@ -417,6 +429,18 @@ class Assistant:
         else:
             outcome, text = Outcome.CLINICAL, texts.clinical
         yield from self._fixed(question, decision, outcome, text, start)
+
+    def _desk_queue(
+        self, question: str, asked: DeskQueueQuestion, start: float
+    ) -> Iterator[AnswerEvent]:
+        """A staff queue question, composed from the live queue (engine.desk_queue_answers)."""
+        assert self.queue is not None and self.audience == "staff"
+        t = self.clock()
+        text, citations = desk_queue_answer(asked, question, self.queue.desk_snapshot())
+        progress = AnswerInProgress(
+            question, Route.INFORMATION, "live queue", start, {"queue": self.clock() - t}
+        )
+        yield from self._finish(progress, Ending(Outcome.QUEUE, text, citations))
 
     def _fixed(
         self, question: str, decision: RoutingDecision, outcome: Outcome, text: str, start: float

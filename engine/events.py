@@ -31,6 +31,7 @@ class Outcome(enum.StrEnum):
     CLINICAL = "clinical"  # fixed clinical referral
     APPOINTMENT = "appointment"  # fixed booking sentence / pointer to the Appointments tab
     FAILED = "failed"  # model stream failed and no fallback was possible
+    QUEUE = "queue"  # composed from the live queue's own rows (staff queue questions)
 
 
 @dataclass(frozen=True)

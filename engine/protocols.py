@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from engine.events import AnswerEvent, Turn
@@ -53,3 +54,34 @@ class AssistantBackend(Protocol):
         """Raise ``engine.errors.DatabaseUnavailable`` if the database cannot be used now."""
 
     def suggested_questions(self) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class DeskQueueEntry:
+    """One open entry of today's queue as the desk sees it (a patient's name: staff only)."""
+
+    ticket: int
+    patient: str
+    department: str
+    clinician: str | None
+    state: str  # arrived | called | in_consultation
+    arrived_at: datetime
+    room: str | None = None
+    late: bool = False
+
+
+@dataclass(frozen=True)
+class DeskQueueSnapshot:
+    """Today's open queue at one moment, in calling order, and who could be asked about."""
+
+    taken_at: datetime
+    entries: tuple[DeskQueueEntry, ...]
+    departments: tuple[str, ...] = ()
+    clinicians: tuple[tuple[str, str], ...] = ()  # (clinician, department)
+
+
+class QueueSnapshotSource(Protocol):
+    """The live queue as the answering code may reach it (``engine.waiting_queue.QueueService``
+    implements it). Answering never imports the queue module: only this shape."""
+
+    def desk_snapshot(self) -> DeskQueueSnapshot: ...

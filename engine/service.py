@@ -23,7 +23,7 @@ from engine.db import Database, open_database, supervisor_for
 from engine.embeddings import load_embedder
 from engine.errors import ClinicError, DatabaseUnavailable
 from engine.events import AnswerEvent, DoneEvent, Outcome, Route, Turn
-from engine.protocols import ChatModel, Embedder
+from engine.protocols import ChatModel, Embedder, QueueSnapshotSource
 from engine.roles import KIOSK_ROLE, init_roles
 from engine.safety import route_question
 from engine.settings import Settings
@@ -145,7 +145,16 @@ class ServiceBackend:
             channel=self.channel,
             username=self.username,
             appointment_helper=self._appointment_helper if self.audience == "staff" else None,
+            queue=self._queue_source(),
         )
+
+    def _queue_source(self) -> QueueSnapshotSource | None:
+        """The live queue for staff queue questions; never for a kiosk or a public answer."""
+        if self.audience != "staff" or self.channel == "kiosk":
+            return None
+        from engine.waiting_queue import QueueService
+
+        return QueueService(self.database(), self.settings.queue)
 
     def answer(self, question: str, history: Sequence[Turn] = ()) -> Iterator[AnswerEvent]:
         # Safety routing needs neither the database nor the embedder: an emergency is answered

@@ -30,6 +30,7 @@ import sqlalchemy as sa
 from engine import audit
 from engine.db import Database
 from engine.errors import BookingError, ValidationError
+from engine.protocols import DeskQueueEntry, DeskQueueSnapshot
 from engine.references import normalise_reference
 from engine.settings import QueueSettings
 from engine.validation import clean_text
@@ -315,6 +316,39 @@ class QueueService:
             called_at=r["called_at"].astimezone(self.tz) if r["called_at"] else None,
             room=r["room"],
             late=bool(r["late"]),
+        )
+
+    def desk_snapshot(self) -> DeskQueueSnapshot:
+        """Today's open queue for the staff assistant ("who is waiting for Dr Hart?"), in calling
+        order, with the departments and clinicians it could be asked about. Names included: the
+        engine offers it to a staff assistant only (``engine.protocols.QueueSnapshotSource``)."""
+        with self.db.session() as s:
+            taken_at: datetime = s.execute(sa.text("SELECT now()")).scalar_one()
+            people = s.execute(
+                sa.text(
+                    "SELECT c.name, d.name FROM clinicians c "
+                    "JOIN departments d ON d.id = c.department_id ORDER BY c.name"
+                )
+            ).all()
+            departments = s.execute(sa.text("SELECT name FROM departments ORDER BY name")).all()
+        entries = tuple(
+            DeskQueueEntry(
+                ticket=e.ticket,
+                patient=e.patient,
+                department=e.department,
+                clinician=e.clinician,
+                state=e.state,
+                arrived_at=e.arrived_at,
+                room=e.room,
+                late=e.late,
+            )
+            for e in self.entries(taken_at.astimezone(self.tz).date())
+        )
+        return DeskQueueSnapshot(
+            taken_at=taken_at.astimezone(self.tz),
+            entries=entries,
+            departments=tuple(str(r[0]) for r in departments),
+            clinicians=tuple((str(r[0]), str(r[1])) for r in people),
         )
 
     def check_in_at_desk(self, reference: str, user: str) -> CheckIn:
