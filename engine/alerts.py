@@ -12,6 +12,8 @@ alerts (it may only call ``clinic_call_staff``), and never import Qt.
 
 from __future__ import annotations
 
+import re
+import socket
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -21,10 +23,32 @@ import sqlalchemy as sa
 from engine import audit
 from engine.db import Database
 from engine.errors import BookingError
+from engine.settings import Settings
 
 ALERT_CHANNEL = "clinic_alerts"
 LONDON = ZoneInfo("Europe/London")
 OPEN_HOURS = 12  # older unanswered alerts are history (the review queue keeps emergencies)
+
+
+KIOSK_PREFIX = "kiosk:"
+NAME_LENGTH = 60  # PostgreSQL keeps 63 bytes of an application_name
+
+
+def kiosk_source(settings: Settings, host: str | None = None) -> str:
+    """How alerts and check-ins name this kiosk: ``kiosk:<[kiosk] name or the host name>``.
+
+    Sent as the kiosk connection's ``application_name``, which the alert trigger records
+    (migration 0004). Printable ASCII only (PostgreSQL shows anything else as ``?``)."""
+    name = settings.kiosk.name.strip() or (host if host is not None else socket.gethostname())
+    name = re.sub(r"[^\x20-\x7e]", "?", " ".join(name.split()))[:NAME_LENGTH]
+    return f"{KIOSK_PREFIX}{name or 'unnamed'}"
+
+
+def source_label(source: str) -> str:
+    """'kiosk entrance-2' for the desk (an alert from before kiosks had names says 'kiosk')."""
+    if source.startswith(KIOSK_PREFIX) and source[len(KIOSK_PREFIX) :].strip():
+        return f"kiosk {source[len(KIOSK_PREFIX) :].strip()}"
+    return source
 
 
 @dataclass(frozen=True)

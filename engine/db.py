@@ -336,16 +336,20 @@ class Database:
         pool_size: int = 5,
         connect_timeout: float = 5.0,
         supervisor: DatabaseSupervisor | None = None,
+        application_name: str | None = None,
     ) -> None:
         self.url = url
         self.supervisor = supervisor
+        connect_args: dict[str, object] = {"connect_timeout": max(1, int(connect_timeout))}
+        if application_name:  # who is connected, e.g. which kiosk raised an alert
+            connect_args["application_name"] = application_name
         self.engine: Engine = sa.create_engine(
             url,
             pool_size=pool_size,
             max_overflow=pool_size,
             pool_pre_ping=True,
             hide_parameters=True,  # never a patient's words in an exception or a log line
-            connect_args={"connect_timeout": max(1, int(connect_timeout))},
+            connect_args=connect_args,
         )
         if supervisor is not None:
             sa.event.listen(self.engine, "do_connect", self._connect)
@@ -478,7 +482,9 @@ def switch_embedding_model(db: Database, model_name: str, dimension: int) -> Non
         )
 
 
-def open_database(settings: Settings, *, migrate: bool = True) -> Database:
+def open_database(
+    settings: Settings, *, migrate: bool = True, application_name: str | None = None
+) -> Database:
     """Connect (starting the embedded server if needed) and bring the schema up to date."""
     url = database_url(settings)
     db = Database(
@@ -486,6 +492,7 @@ def open_database(settings: Settings, *, migrate: bool = True) -> Database:
         pool_size=settings.database.pool_size,
         connect_timeout=settings.database.connect_timeout,
         supervisor=supervisor_for(settings),
+        application_name=application_name,
     )
     db.ping()
     if migrate:

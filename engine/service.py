@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 
 import sqlalchemy as sa
 
+from engine.alerts import kiosk_source
 from engine.answer_log import AnswerLogEntry, purge_expired, record_answer
 from engine.answering import Assistant
 from engine.db import Database, open_database, supervisor_for
@@ -107,8 +108,10 @@ class ServiceBackend:
         settings = self.settings
         if self.channel != "kiosk":
             return open_database(settings)
+        # The kiosk's name travels as application_name: the alert trigger records it.
+        name = kiosk_source(settings)
         if settings.database.url:
-            return open_database(settings, migrate=False)
+            return open_database(settings, migrate=False, application_name=name)
         owner = open_database(settings)
         try:
             init_roles(
@@ -124,6 +127,7 @@ class ServiceBackend:
             pool_size=settings.database.pool_size,
             connect_timeout=settings.database.connect_timeout,
             supervisor=supervisor_for(settings),
+            application_name=name,
         )
         kiosk.ping()
         return kiosk

@@ -161,6 +161,7 @@ class KioskSettings:
     fullscreen: bool = True
     db_retry_seconds: int = 5
     clinic_phone: str = "020 7946 0100"  # shown on the kiosk's "unavailable" screen
+    name: str = ""  # how reception alerts and check-ins name this kiosk; "": the host name
 
 
 @dataclass(frozen=True)

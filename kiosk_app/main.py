@@ -158,8 +158,8 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
         backend,
         settings,
         check_in=check_in_backend(backend, settings),
-        kiosk_name=kiosk_name(),
-        call_staff=staff_caller(backend),
+        kiosk_name=kiosk_name(settings),
+        call_staff=staff_caller(backend, settings),
     )
     if fullscreen:
         window.showFullScreen()
@@ -172,11 +172,12 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
     return int(code)
 
 
-def kiosk_name() -> str:
-    """How this kiosk is named in check-in audit lines and reception alerts."""
-    import socket
+def kiosk_name(settings: Settings) -> str:
+    """How this kiosk is named in check-in audit lines and reception alerts (``[kiosk] name``,
+    else the host name; the same name its database connection carries)."""
+    from engine.alerts import kiosk_source
 
-    return f"kiosk:{socket.gethostname()}"[:100]
+    return kiosk_source(settings)
 
 
 def check_in_backend(backend: AssistantBackend, settings: Settings) -> Callable[[], Any] | None:
@@ -198,12 +199,12 @@ def check_in_backend(backend: AssistantBackend, settings: Settings) -> Callable[
     return queue
 
 
-def staff_caller(backend: AssistantBackend) -> Callable[[], object] | None:
+def staff_caller(backend: AssistantBackend, settings: Settings) -> Callable[[], object] | None:
     """The kiosk's "Call staff" (a quiet reception alert), through the kiosk's own role."""
     database = getattr(backend, "database", None)
     if not callable(database):
         return None
-    name = kiosk_name()
+    name = kiosk_name(settings)
 
     def call() -> object:
         from engine.alerts import AlertService

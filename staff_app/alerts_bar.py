@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
+from engine.alerts import source_label
 from staff_app.errors import describe
 from staff_app.tasks import Tasks
 
@@ -24,11 +25,13 @@ HELP_STYLE = "background: #fff4ce; color: #5c3c00; border: 1px solid #8a5a00;"
 
 
 def alert_text(alert: Any) -> str:
+    """What, where (which kiosk: ``[kiosk] name`` or its host name), when, and the question."""
     when = f"{alert.created_at:%H:%M}"
+    where = source_label(alert.source)
     if alert.kind == "emergency":
         question = f': "{alert.question}"' if alert.question else ""
-        return f"\N{WARNING SIGN} EMERGENCY at {alert.source}, {when}{question}"
-    return f"Help requested at {alert.source}, {when} (not an emergency)"
+        return f"\N{WARNING SIGN} EMERGENCY at {where}, {when}{question}"
+    return f"Help requested at {where}, {when} (not an emergency)"
 
 
 class AlertsBar(QFrame):
@@ -91,7 +94,7 @@ class AlertsBar(QFrame):
         label.setFont(font)
         label.setStyleSheet("background: transparent; padding: 6px;")
         going = QPushButton("Going now")
-        going.setAccessibleName(f"Going now to {alert.source}")
+        going.setAccessibleName(f"Going now to {source_label(alert.source)}")
         going.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # never steal the receptionist's typing
         going.setStyleSheet(
             "background: white; color: #7a0016; font-weight: bold; padding: 6px 16px;"

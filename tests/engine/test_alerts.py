@@ -4,16 +4,21 @@ and notifications carry no question text."""
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 
 import sqlalchemy as sa
 
-from engine.alerts import ALERT_CHANNEL, AlertService
+from engine.alerts import ALERT_CHANNEL, AlertService, kiosk_source, source_label
 from engine.answer_log import AnswerLogEntry, record_answer
 from engine.db import Database
+from engine.events import DoneEvent, Outcome
 from engine.queue_listener import ChangeListener
 from engine.roles import KIOSK_ROLE, init_roles
+from engine.service import ServiceBackend
+from engine.settings import KioskSettings, Settings
+from tests.support.fake_embedder import FakeEmbedder
 
 
 def _log(db: Database, question: str, outcome: str, channel: str = "kiosk") -> None:
@@ -109,3 +114,37 @@ def test_desks_are_notified_without_the_question(db: Database) -> None:
     finally:
         listener.stop()
         thread.join(timeout=5)
+
+
+def test_a_kiosk_is_named_by_its_setting_or_its_host(tmp_path) -> None:
+    unnamed = Settings(data_dir=tmp_path)
+    named = unnamed.replace(kiosk=KioskSettings(name="  Entrance   2 "))
+    assert kiosk_source(named, host="pc-17") == "kiosk:Entrance 2"
+    assert kiosk_source(unnamed, host="pc-17") == "kiosk:pc-17"
+    assert kiosk_source(unnamed) == f"kiosk:{socket.gethostname()}"
+    # PostgreSQL keeps 63 bytes of an application_name and shows non-ASCII as '?': say it first.
+    cafe = unnamed.replace(kiosk=KioskSettings(name="Caf\u00e9 " + "x" * 100))
+    assert kiosk_source(cafe) == "kiosk:Caf? " + "x" * 55
+    assert source_label("kiosk:Entrance 2") == "kiosk Entrance 2"
+    assert source_label("kiosk") == "kiosk"  # alerts raised before kiosks had names
+
+
+def test_a_kiosk_emergency_alert_says_which_kiosk(db: Database, settings: Settings) -> None:
+    """Through the kiosk's real backend (its own connection): the alert names the kiosk from
+    ``[kiosk] name``, and without one from the host name, never just "kiosk"."""
+    for name, expected in (
+        ("entrance-2", "kiosk:entrance-2"),
+        ("", "kiosk:" + socket.gethostname()),
+    ):
+        configured = settings.replace(kiosk=KioskSettings(name=name))
+        kiosk = ServiceBackend(
+            configured, audience="public", channel="kiosk", embedder=FakeEmbedder()
+        )
+        try:
+            final = list(kiosk.answer("my husband collapsed and is not breathing"))[-1]
+            assert isinstance(final, DoneEvent) and final.outcome is Outcome.EMERGENCY
+        finally:
+            kiosk.database().dispose()
+        newest = AlertService(db).open_alerts()[0]
+        assert (newest.kind, newest.source) == ("emergency", expected)
+        AlertService(db).respond(newest.alert_id, "amy")
