@@ -4,7 +4,10 @@ Start (or join) the database, ingest the sample knowledge, and answer extractive
 succeeds only on a cited answer: one that "passes" with "I don't know" proves nothing.
 
 - kiosk: one public question, through whatever runner the app passes (the kiosk passes the real
-  Qt worker, offscreen);
+  Qt worker, offscreen); then a self check-in through the kiosk's own database role (by booking
+  reference, on a booking made for the smoke test), and the desk calling that ticket heard live
+  by a listener on the kiosk's connection, with the kiosk's own reads (position, display board)
+  showing the call;
 - staff: a temporary account is created and signs in, one staff-only question must be answered
   from a staff document, one free slot is booked and cancelled, and the account is disabled.
 """
@@ -26,6 +29,7 @@ from engine.ingest import Ingester, IngestReport
 from engine.paths import knowledge_dir
 from engine.service import ServiceBackend
 from engine.settings import Settings
+from engine.smoke_kiosk import kiosk_queue_smoke
 
 SMOKE_QUESTION = "What are the clinic's opening hours?"
 STAFF_SMOKE_QUESTION = "When do the couriers collect samples?"
@@ -89,6 +93,11 @@ def run_smoke_test(
     backend.channel = channel
     try:
         ok = _show(question, run(backend, question)) and not report.failed
+        if channel == "kiosk":
+            checks = kiosk_queue_smoke(settings, db, backend.embedder())
+            for name, passed in checks:
+                print(f"{'OK  ' if passed else 'FAIL'} {name}")
+            ok = ok and all(passed for _name, passed in checks)
     finally:
         db.dispose()
     print("SMOKE TEST PASSED" if ok else "SMOKE TEST FAILED")

@@ -2,7 +2,8 @@
 
 Builds the public backend through ``engine.service.build_backend(settings, audience="public")``
 (imported lazily) and hands it to the window. The kiosk never chooses another audience.
-``--smoke-test`` answers one question and quits (used to check frozen builds).
+``--smoke-test`` answers one question, checks in and hears a live queue update, and quits (used to
+check frozen builds).
 """
 
 from __future__ import annotations

@@ -77,5 +77,8 @@ def test_built_kiosk_answers_from_the_bundle(tmp_path: Path) -> None:
         assert "Q: What are the clinic's opening hours?" in result.stdout
         assert "route=information" in result.stdout
         assert "[1] Opening hours" in result.stdout  # a citation from the bundled sample knowledge
+        # The waiting room from the bundle: a check-in and a live update on the kiosk's role.
+        assert "OK   checked in at the kiosk by reference" in result.stdout
+        assert "OK   live update heard on the kiosk's connection" in result.stdout
     finally:
         shutil.rmtree(shared, ignore_errors=True)
