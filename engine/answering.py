@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.answer_log import AnswerLogEntry, record_answer
+from engine.answer_log import AnswerLogEntry, AnswerLogWriter
 from engine.citation_guard import check_answer
 from engine.db import Database
 from engine.desk_queue_answers import DeskQueueQuestion, desk_queue_answer, desk_queue_question
@@ -157,8 +157,11 @@ class Assistant:
         appointment_helper: Callable[[str], str | None] | None = None,
         exemplars: ExemplarBank | None = None,
         queue: QueueSnapshotSource | None = None,
+        answer_log: AnswerLogWriter | None = None,
     ) -> None:
         self.db = db
+        # Shared with the backend, so an answer kept while the database was down is written later.
+        self.answer_log = answer_log if answer_log is not None else AnswerLogWriter()
         self.embedder = embedder
         self.settings = settings
         self.audience = "staff" if audience == "staff" else "public"
@@ -485,7 +488,4 @@ class Assistant:
                 model=ending.model,
             )
         finally:
-            try:
-                record_answer(self.db, entry)
-            except Exception:
-                log.warning("could not write the answer log", exc_info=True)
+            self.answer_log.write(self.db, entry)  # never raises; kept if the database is down

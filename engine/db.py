@@ -211,6 +211,7 @@ class DatabaseSupervisor:
         self._still_down_logged = 0.0
         self._next_try = 0.0
         self._backoff = 1.0
+        self._back_at = float("-inf")  # when the database last came back (clock time)
         #: One sentence about the last failure ("" while up); safe to show to staff.
         self.last_error = ""
 
@@ -233,10 +234,20 @@ class DatabaseSupervisor:
             self._mark_up()
             return True
 
-    def recover(self, reason: str) -> bool:
-        """A connection just failed with ``reason``: restart the embedded server if it died.
-        True when a retry is worth making (the server is running again)."""
+    def now(self) -> float:
+        """The supervisor's clock: pass its reading taken before a connection attempt to
+        :meth:`recover`."""
+        return self._clock()
+
+    def recover(self, reason: str, attempted_at: float | None = None) -> bool:
+        """A connection (tried at ``attempted_at``) just failed with ``reason``: restart the
+        embedded server if it died. True when a retry is worth making (the server is running
+        again). A connection that failed while another thread was already bringing the server
+        back just retries: the outage is logged once, not once per connection that saw it."""
         with self._lock:
+            back_since_the_attempt = attempted_at is not None and self._back_at >= attempted_at
+            if back_since_the_attempt and self._down_since is None:
+                return True
             if self._down_since is not None and self._clock() < self._next_try:
                 return False
             self._mark_down(reason)
@@ -297,7 +308,8 @@ class DatabaseSupervisor:
 
     def _mark_up(self) -> None:
         if self._down_since is not None:
-            log.info("database back after %.0f s", self._clock() - self._down_since)
+            self._back_at = self._clock()
+            log.info("database back after %.0f s", self._back_at - self._down_since)
         self._down_since = None
         self._backoff = 1.0
         self._next_try = 0.0
@@ -357,10 +369,11 @@ class Database:
 
     def _connect(self, dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
         assert self.supervisor is not None
+        attempted_at = self.supervisor.now()
         try:
             connection = dialect.loaded_dbapi.connect(*cargs, **cparams)
         except dialect.loaded_dbapi.OperationalError as exc:
-            if not self.supervisor.recover(_first_line(exc)):
+            if not self.supervisor.recover(_first_line(exc), attempted_at):
                 raise
             connection = dialect.loaded_dbapi.connect(*cargs, **cparams)
         self.supervisor.connected()

@@ -379,17 +379,17 @@ class EmbeddedServer:
                 return wanted
             log.warning("restarting the embedded database in %s with private settings", self.pgdata)
             self._stop()
-        elif info is not None:
-            log.warning(
-                "stale postmaster.pid in %s (PID %s is not this database's running server: it "
-                "stopped without cleaning up); removed",
-                self.pgdata,
-                info.pid,
+        stale = ""
+        if proc is None and info is not None:
+            # Said in the "started" line (one line per restart after a crash, not two).
+            stale = (
+                f"; removed a stale postmaster.pid: PID {info.pid} is not this database's running "
+                "server, it stopped without cleaning up"
             )
             (self.pgdata / "postmaster.pid").unlink(missing_ok=True)
         self._write_access_files()
         self._prepare_socket_dir(wanted)
-        self._spawn(wanted)
+        self._spawn(wanted, stale)
         (self.pgdata / INITIALIZED_MARKER).touch()
         return wanted
 
@@ -425,7 +425,7 @@ class EmbeddedServer:
         for stale in (SOCKET_NAME, SOCKET_NAME + ".lock"):
             (folder / stale).unlink(missing_ok=True)  # left by a server that died
 
-    def _spawn(self, socket_dir: Path) -> None:
+    def _spawn(self, socket_dir: Path, note: str = "") -> None:
         log_path = self.pgdata / "log"
         fd = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         os.fchmod(fd, 0o600)
@@ -446,7 +446,13 @@ class EmbeddedServer:
         while time.monotonic() < deadline:
             info = read_pid_file(self.pgdata)
             if info is not None and info.pid == proc.pid and info.status == "ready":
-                log.info("embedded database started in %s (PID %s)", self.pgdata, proc.pid)
+                log.log(
+                    logging.WARNING if note else logging.INFO,
+                    "embedded database started in %s (PID %s%s)",
+                    self.pgdata,
+                    proc.pid,
+                    note,
+                )
                 return
             if proc.poll() is not None:
                 break

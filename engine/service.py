@@ -12,13 +12,12 @@ import re
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Iterator, Sequence
 
 import sqlalchemy as sa
 
 from engine.alerts import kiosk_source
-from engine.answer_log import AnswerLogEntry, purge_expired, record_answer
+from engine.answer_log import AnswerLogEntry, AnswerLogWriter, purge_expired
 from engine.answering import Assistant
 from engine.db import Database, open_database, supervisor_for
 from engine.embeddings import load_embedder
@@ -35,7 +34,6 @@ log = logging.getLogger(__name__)
 MAX_SUGGESTIONS = 6
 # Answers past their retention are deleted at start and then daily (kiosks run for months).
 PURGE_EVERY_SECONDS = 24 * 3600
-MAX_UNLOGGED = 500
 
 
 def build_chat(settings: Settings) -> ChatModel | None:
@@ -83,8 +81,9 @@ class ServiceBackend:
         self._db = db
         self._lock = threading.Lock()
         self._purged_at: float | None = None  # monotonic time of the last retention purge
-        # Emergencies routed while the database was down, written when it is back (bounded).
-        self._unlogged: deque[AnswerLogEntry] = deque(maxlen=MAX_UNLOGGED)
+        # Answers and emergencies that could not be logged while the database was down are kept
+        # here and written when it is back (``check_database``).
+        self.answer_log = AnswerLogWriter()
 
     def database(self) -> Database:
         with self._lock:
@@ -150,6 +149,7 @@ class ServiceBackend:
             username=self.username,
             appointment_helper=self._appointment_helper if self.audience == "staff" else None,
             queue=self._queue_source(),
+            answer_log=self.answer_log,
         )
 
     def _queue_source(self) -> QueueSnapshotSource | None:
@@ -194,32 +194,11 @@ class ServiceBackend:
             username=self.username,
         )
         try:
-            record_answer(self.database(), entry)
-        except Exception as exc:
-            with self._lock:
-                self._unlogged.append(entry)
-            log.warning(
-                "An emergency could not be logged yet (%s); it is kept and logged when the "
-                "database is back",
-                str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__,
-            )
-        else:
-            self._flush_unlogged()
-
-    def _flush_unlogged(self) -> None:
-        """Write emergencies kept while the database was down (oldest first)."""
-        while True:
-            with self._lock:
-                if not self._unlogged:
-                    return
-                entry = self._unlogged[0]
-            try:
-                record_answer(self.database(), entry)
-            except Exception:
-                return  # still down: kept for the next successful check
-            with self._lock:
-                if self._unlogged and self._unlogged[0] is entry:
-                    self._unlogged.popleft()
+            db = self.database()
+        except Exception as exc:  # the banner is already up; the entry waits for the database
+            self.answer_log.keep(entry, str(exc).splitlines()[0][:200] if str(exc) else "")
+            return
+        self.answer_log.write(db, entry)
 
     def restart_database(self) -> None:
         """Bring a dead database back through the one supervisor (``engine.db``): an embedded
@@ -229,8 +208,9 @@ class ServiceBackend:
 
     def check_database(self) -> None:
         try:
-            self.database().ping()
-            self._flush_unlogged()
+            db = self.database()
+            db.ping()
+            self.answer_log.flush(db)
         except DatabaseUnavailable:
             with self._lock:
                 if self._db is not None:

@@ -2,7 +2,8 @@
 
 Real embedded PostgreSQL, real ServiceBackend (fake embedder), the kiosk window offscreen. The
 server's postmaster is killed with SIGKILL; the next question fails on the database, is kept, and
-the kiosk answers it again within 15 s without being restarted, logging at most 3 lines.
+the kiosk answers it again within 15 s without being restarted, logging at most 3 lines in all,
+and that answer is in the answer log.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from PySide6.QtCore import Qt
 
 from engine.db import open_database
@@ -56,6 +58,19 @@ def kill_postmaster(pgdata: Path) -> None:
         time.sleep(0.05)
 
 
+def logged_questions(owner_url: str) -> list[str]:
+    """The answer log's questions, read as the table owner over a connection of its own."""
+    engine = sa.create_engine(owner_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT question FROM answers ORDER BY id"))
+            return list(rows.scalars())
+    except sa.exc.OperationalError:
+        return []  # the server is being started again
+    finally:
+        engine.dispose()
+
+
 def answered(window: KioskWindow) -> bool:
     bubbles = window.chat.view.bubbles()
     return bool(bubbles) and bool(bubbles[-1].citation_buttons())
@@ -70,6 +85,7 @@ def test_a_killed_embedded_server_is_restarted_and_the_kiosk_answers_again(
     embedder = FakeEmbedder()
     owner = open_database(embedded_settings)
     Ingester(owner, embedder, embedded_settings).ingest_folders([knowledge.parent])
+    owner_url = owner.url
     owner.dispose()
     backend = ServiceBackend(
         embedded_settings, audience="public", channel="kiosk", embedder=embedder
@@ -103,19 +119,14 @@ def test_a_killed_embedded_server_is_restarted_and_the_kiosk_answers_again(
             timeout=15000,
         )
         assert time.monotonic() - started < 15
-        # One line per state change (the supervisor's "down" and "back"), none from the kiosk,
-        # no traceback. The embedded server's own start lines (engine.embedded_pg) and a failed
-        # answer-log write (engine.answering) are logged by their modules and counted apart.
-        ours = ("kiosk_app", "engine.db")
-        lines = [
-            r
-            for r in caplog.records
-            if r.levelno >= logging.INFO and (r.name == "engine.db" or r.name.startswith(ours[0]))
-        ]
-        assert len(lines) <= 3, [r.getMessage() for r in lines]
+        # The answer given after the restart is in the answer log (its write may have met a
+        # pooled connection that died with the server: retried, or kept and written when back).
+        qtbot.waitUntil(lambda: logged_questions(owner_url) == [QUESTION, QUESTION], timeout=15000)
+        # At most 3 log lines for the whole outage, whoever logs them ("database down", the
+        # embedded server started again, "database back"), and never a traceback.
+        lines = [r for r in caplog.records if r.levelno >= logging.INFO]
+        assert len(lines) <= 3, [f"{r.name}: {r.getMessage()}" for r in lines]
         assert not any(r.exc_info for r in lines)
-        others = [r.getMessage() for r in caplog.records if r not in lines]
-        print("other log lines during the restart:", others)
     finally:
         window.shutdown()
         backend.database().dispose()

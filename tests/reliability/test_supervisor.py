@@ -67,3 +67,24 @@ def test_a_shared_server_is_probed_with_backoff_and_logged_once_per_state_change
     ]
     assert all(r.exc_info is None for r in lines)  # never a traceback
     assert all("secret" not in r.getMessage() for r in lines)
+
+
+def test_a_connection_that_failed_before_the_database_came_back_retries_without_a_new_outage(
+    tmp_path: Path, database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two kiosk threads saw the same crash; the first brought the server back. The second must
+    retry, not log a second "down" and "back" (the kiosk's outage is at most 3 log lines)."""
+    clock = Clock()
+    supervisor = dbm.DatabaseSupervisor(
+        Settings(data_dir=tmp_path, database=DatabaseSettings(url=database_url)), clock=clock
+    )
+    caplog.set_level(logging.INFO, logger="engine.db")
+    first_try = second_try = supervisor.now()
+    assert supervisor.recover("connection refused", first_try) is False  # shared: probe later
+    clock.now += 2
+    assert supervisor.check() is True  # back
+    assert supervisor.recover("connection refused", second_try) is True  # just retry
+    clock.now += 1
+    assert supervisor.recover("connection refused", supervisor.now()) is False  # a new outage
+    messages = [r.getMessage().split(":")[0].split(" after")[0] for r in caplog.records]
+    assert messages == ["database down", "database back", "database down"]
