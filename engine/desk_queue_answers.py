@@ -4,7 +4,8 @@ At the desk, "who is waiting for Dr Hart?", "who's next for physio?" and "how ma
 are answered from today's open queue, cited as a source of its own (``Live queue, 10:42``) like a
 document, exactly as the kiosk's own-wait answers are (``engine.queue_answers``). The answer is
 composed here from the snapshot's rows, never by a model, so no name, ticket or minute can be
-changed on the way: the list shown is the list the database held at that minute.
+changed on the way: the list shown is the list the database held at that minute (and, like every
+answer citing the queue, each number in it is checked against the cited rows before it is shown).
 
 It decides whether a question asks about the desk's queue, which clinician or department it
 names (a name that matches nobody says so and shows the whole queue: "nobody is waiting for Dr
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 from engine.events import Citation
 from engine.protocols import DeskQueueEntry, DeskQueueSnapshot
-from engine.queue_answers import LIVE_QUEUE_SLUG, LIVE_QUEUE_TITLE
+from engine.queue_answers import LIVE_QUEUE_SLUG, LIVE_QUEUE_TITLE, checked
 
 _ASKS = re.compile(
     r"\b(who(?:'?s| is| are| has| have)?\s+(?:been\s+|still\s+|now\s+|the\s+)?"
@@ -40,6 +41,7 @@ _NOT_QUEUE = re.compile(
     r"available|free|slots?|book(?:ing|ed)?|reports?|scans?|x-?rays?|sick note|refunds?)\b",
     re.IGNORECASE,
 )
+DESK_NOT_VERIFIED = "The live queue could not be read reliably just now: see the Queue tab."
 _NEXT = re.compile(r"\bnext\b", re.IGNORECASE)
 _COUNT = re.compile(r"\bhow many\b", re.IGNORECASE)
 _TARGET = re.compile(r"\b(?:for|with|to see|of)\s+(?P<target>[^?.!]+)", re.IGNORECASE)
@@ -172,12 +174,13 @@ def desk_queue_answer(
     at = f"{snapshot.taken_at:%H:%M}"
     lines: list[str] = []
     if waiting:
-        lines += ["Waiting:"] + [f"- {_line(e, snapshot)}" for e in waiting]
+        lines += [f"Waiting ({len(waiting)}):"] + [f"- {_line(e, snapshot)}" for e in waiting]
     if called:
-        lines += ["Called, not yet in consultation:"] + [f"- {_line(e, snapshot)}" for e in called]
+        lines += [f"Called, not yet in consultation ({len(called)}):"]
+        lines += [f"- {_line(e, snapshot)}" for e in called]
     if unassigned:
-        lines += [f"Also waiting for {', '.join(sorted({e.department for e in unassigned}))}, "]
-        lines[-1] += "no clinician assigned:"
+        departments = ", ".join(sorted({e.department for e in unassigned}))
+        lines += [f"Also waiting for {departments}, no clinician assigned ({len(unassigned)}):"]
         lines += [f"- {_line(e, snapshot)}" for e in unassigned]
     passage = "\n".join(lines) or f"Nobody waiting{scope.label} at {at}."
     citation = Citation(
@@ -213,4 +216,5 @@ def desk_queue_answer(
     text = " ".join(lead)
     if lines:
         text += "\n\n" + "\n".join(lines)
-    return text, (citation,)
+    # Every count, ticket and time shown must be in the cited rows (engine.queue_answers).
+    return checked(text, (citation,), DESK_NOT_VERIFIED)

@@ -7,6 +7,11 @@ numbers, never by a model, so there is no number for a model to change: what the
 is exactly what the queue says at that minute. Without a check-in in this session the answer says
 how to check in.
 
+Every answer citing the live queue is still checked before it is shown (:func:`checked`): each
+number in it (people ahead, minutes, ticket, room, clock time) must be in the cited snapshot,
+stricter than the document guard (which checks times, prices and phone numbers, not counts). An
+answer with a changed number is replaced by a fixed sentence.
+
 It decides only whether a question is about the queue and what the answer says; it takes the
 snapshot through the small :class:`QueueSnapshot` shape, never imports the front-desk code, and
 never says anything about another patient.
@@ -15,6 +20,7 @@ never says anything about another patient.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -26,6 +32,9 @@ NOT_CHECKED_IN = (
     "I can tell you about your wait once you have checked in: tap 'Check in for my "
     "appointment' on the first screen (or tap Start again), or ask at reception."
 )
+NOT_VERIFIED = "The queue cannot be checked just now. Please ask at reception."
+_NUMBER = re.compile(r"\d+(?::\d\d)?")
+_MARKER = re.compile(r"\[\d+\]")
 
 _QUEUE = re.compile(
     r"\b(how long (will|do|shall|must|until|till) (i|we)\b.*\b(wait|waiting|seen|called)"
@@ -68,6 +77,27 @@ def is_queue_question(question: str) -> bool:
     return bool(_QUEUE.search(text)) and not _NOT_QUEUE.search(text)
 
 
+def unverified_number(text: str, citations: Sequence[Citation]) -> str | None:
+    """The first number in ``text`` (citation markers aside) that none of the cited live-queue
+    snapshots (heading and text, as offered) holds; None when every number is there."""
+    held: set[str] = set()
+    for citation in citations:
+        if citation.document_slug == LIVE_QUEUE_SLUG:
+            held.update(_NUMBER.findall(f"{citation.heading_path}\n{citation.text}"))
+    shown: list[str] = _NUMBER.findall(_MARKER.sub("", text))
+    return next((number for number in shown if number not in held), None)
+
+
+def checked(
+    text: str, citations: tuple[Citation, ...], fallback: str = NOT_VERIFIED
+) -> tuple[str, tuple[Citation, ...]]:
+    """``text`` and its citations when every number in it is in a cited live-queue snapshot;
+    otherwise the fixed ``fallback`` and no citation (a changed number is never shown)."""
+    if unverified_number(text, citations) is None:
+        return text, citations
+    return fallback, ()
+
+
 def snapshot_text(snapshot: QueueSnapshot) -> str:
     """The cited passage: the queue's own figures for this ticket, as they are now."""
     if snapshot.state == "called":
@@ -84,7 +114,8 @@ def snapshot_text(snapshot: QueueSnapshot) -> str:
 
 
 def queue_answer(snapshot: QueueSnapshot | None) -> tuple[str, tuple[Citation, ...]]:
-    """The answer and its one citation; no citation (and how to check in) without a snapshot."""
+    """The answer and its one citation; no citation (and how to check in) without a snapshot.
+    Checked like any answer citing the queue (:func:`checked`)."""
     if snapshot is None:
         return NOT_CHECKED_IN, ()
     citation = Citation(
@@ -107,4 +138,4 @@ def queue_answer(snapshot: QueueSnapshot | None) -> tuple[str, tuple[Citation, .
             f"{people.capitalize()} ahead of you for {snapshot.department}; the estimated wait "
             f"is about {snapshot.minutes} minutes. [1]"
         )
-    return text, (citation,)
+    return checked(text, (citation,))

@@ -12,10 +12,10 @@ import pytest
 
 from engine.answering import Assistant
 from engine.db import Database
-from engine.desk_queue_answers import desk_queue_answer, desk_queue_question
+from engine.desk_queue_answers import DESK_NOT_VERIFIED, desk_queue_answer, desk_queue_question
 from engine.events import DoneEvent, Outcome, Route
 from engine.protocols import DeskQueueEntry, DeskQueueSnapshot
-from engine.queue_answers import LIVE_QUEUE_SLUG
+from engine.queue_answers import LIVE_QUEUE_SLUG, checked
 from engine.service import ServiceBackend
 from engine.settings import QueueSettings, Settings
 from engine.waiting_queue import QueueService
@@ -263,3 +263,18 @@ def test_the_staff_backend_lists_the_real_queue(db: Database, fake) -> None:
     shown = list(kiosk.answer("Who is waiting for Dr Fischer?"))[-1]
     assert isinstance(shown, DoneEvent)
     assert not any(n in shown.text for n in ("Maria", "Lopez", "Tom", "Dyke", "Ann Smith"))
+
+
+def test_a_desk_answer_with_a_changed_ticket_or_time_is_refused() -> None:
+    question = "who is waiting for Dr Hart?"
+    asked = desk_queue_question(question)
+    assert asked is not None
+    text, citations = desk_queue_answer(asked, question, SNAPSHOT)
+    assert checked(text, citations, DESK_NOT_VERIFIED) == (text, citations)
+    for changed in (
+        text.replace("Ticket 1, Maria", "Ticket 7, Maria"),
+        text.replace("since 10:37", "since 10:27"),
+        text.replace("1 patient is waiting", "2 patients are waiting"),
+    ):
+        assert changed != text
+        assert checked(changed, citations, DESK_NOT_VERIFIED) == (DESK_NOT_VERIFIED, ())

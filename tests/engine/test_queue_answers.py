@@ -1,5 +1,6 @@
 """Queue questions after a check-in: which questions are about the patient's own wait (and which
-only look like it), and the answer composed from the snapshot's own numbers with its citation."""
+only look like it), the answer composed from the snapshot's own numbers with its citation, and
+the number check every answer citing the live queue passes (a changed number is refused)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import pytest
 
 from engine.queue_answers import (
     NOT_CHECKED_IN,
+    NOT_VERIFIED,
     QueueSnapshot,
+    checked,
     is_queue_question,
     queue_answer,
+    unverified_number,
 )
 
 # Tuned on: the issue's own three questions and close variants.
@@ -81,3 +85,46 @@ def test_called_next_and_not_checked_in() -> None:
     one = QueueSnapshot(14, "Nursing", "arrived", 1, 15, None, AT)
     assert queue_answer(one)[0].startswith("1 person is ahead of you for Nursing")
     assert queue_answer(None) == (NOT_CHECKED_IN, ())
+
+
+SNAPSHOT = QueueSnapshot(14, "Physiotherapy", "arrived", 2, 30, None, AT)
+RIGHT = "2 people are ahead of you for Physiotherapy; the estimated wait is about 30 minutes. [1]"
+
+
+@pytest.mark.parametrize(
+    ("changed", "number"),
+    [
+        (RIGHT.replace("30 minutes", "45 minutes"), "45"),  # a "tidied" estimate
+        (RIGHT.replace("2 people", "3 people"), "3"),  # a count the document guard lets through
+        ("You are ticket 15: 2 people are ahead of you, about 30 minutes. [1]", "15"),
+        ("2 people are ahead; you should be called at about 11:12. [1]", "11:12"),  # invented
+        ("There are 2 people ahead of you and the wait is 30 minutes, so 1 hour at most. [1]", "1"),
+    ],
+)
+def test_an_answer_citing_the_queue_with_a_changed_number_is_refused(
+    changed: str, number: str
+) -> None:
+    """Adversarial: what a model (or a bug) could write over the [Q] source. Every number must
+    be in the cited snapshot, or the fixed sentence is shown with no citation."""
+    text, citations = queue_answer(SNAPSHOT)
+    assert text == RIGHT  # the composed answer passes its own check
+    assert unverified_number(changed, citations) == number
+    assert checked(changed, citations) == (NOT_VERIFIED, ())
+    assert checked(RIGHT, citations) == (RIGHT, citations)
+    # A number with no live-queue citation at all is never vouched for.
+    assert checked(RIGHT, ()) == (NOT_VERIFIED, ())
+
+
+@pytest.mark.parametrize(
+    "snapshot",
+    [
+        SNAPSHOT,
+        QueueSnapshot(3, "Nursing", "arrived", 1, 15, None, AT),
+        QueueSnapshot(3, "Nursing", "arrived", 0, 0, None, AT),
+        QueueSnapshot(7, "Physiotherapy", "called", 0, 0, "Room 12", AT),
+        QueueSnapshot(7, "Physiotherapy", "done", 0, 0, "Room 12", AT),
+    ],
+)
+def test_every_composed_answer_passes_the_number_check(snapshot: QueueSnapshot) -> None:
+    text, citations = queue_answer(snapshot)
+    assert text != NOT_VERIFIED and citations

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from PySide6.QtWidgets import QInputDialog
 
 from engine.alerts import AlertService
+from engine.review import ReviewService
 from engine.users import StaffUserView, UserService
 from staff_app.services import build_services
 from staff_app.window import StaffWindow
@@ -114,3 +115,7 @@ def test_a_kiosk_emergency_in_another_process_alerts_the_desk(qtbot, desk, setti
     assert not desk.alerts.isVisible()
     [alert] = AlertService(db).recent()
     assert alert.responded_by == "amy"
+    # Answered at the desk, still in the review queue as a kiosk emergency (for a person's eye).
+    [item] = ReviewService(db).queue()
+    assert (item.channel, item.outcome) == ("kiosk", "emergency")
+    assert item.question == "my husband has collapsed and is not breathing"
