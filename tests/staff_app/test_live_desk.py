@@ -17,11 +17,12 @@ from PySide6.QtWidgets import QInputDialog
 
 from engine.alerts import AlertService
 from engine.review import ReviewService
+from engine.roles import init_roles
 from engine.users import StaffUserView, UserService
 from staff_app.services import build_services
 from staff_app.window import StaffWindow
 from tests.support.fake_embedder import FakeEmbedder
-from tests.support.waiting_room import Today, too_close_to_midnight
+from tests.support.waiting_room import Today, kiosk_url, too_close_to_midnight
 
 
 @pytest.fixture
@@ -40,18 +41,48 @@ def desk(qtbot, settings, db, ui_settings):
     services.close()
 
 
-def other_process(settings, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "CLINIC_DATABASE_URL": settings.database.url,
-        "CLINIC_DATA_DIR": str(settings.data_dir),
-    }
-    return subprocess.run(
-        [sys.executable, *args], env=env, capture_output=True, text=True, timeout=120, check=False
-    )
+class OtherProcess:
+    """Another program on the same database (a kiosk, the command line), running while the desk
+    is watched, so a latency is measured from the change, not from the program's exit."""
+
+    def __init__(self, settings, *args: str, url: str = "") -> None:
+        env = {
+            **os.environ,
+            "CLINIC_DATABASE_URL": url or settings.database.url,
+            "CLINIC_DATA_DIR": str(settings.data_dir),
+        }
+        self.proc = subprocess.Popen(
+            [sys.executable, *args],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def failed(self) -> bool:
+        return self.proc.poll() not in (None, 0)
+
+    def finish(self) -> str:
+        """Its output once it has exited with 0 (killed after two minutes)."""
+        try:
+            out, err = self.proc.communicate(timeout=120)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.communicate()
+        assert self.proc.returncode == 0, err
+        return out.strip()
 
 
-def test_a_check_in_elsewhere_appears_live_and_the_desk_calls_it(
+def _seconds_since(db, moment_sql: str) -> float:
+    """Seconds from a stored moment to now, both on the database's clock."""
+    with db.session() as session:
+        moment = session.execute(sa.text(moment_sql)).scalar_one()
+        now = session.execute(sa.text("SELECT clock_timestamp()")).scalar_one()
+    return float((now - moment).total_seconds())
+
+
+def test_a_kiosk_check_in_in_another_process_appears_live_and_the_desk_calls_it(
     qtbot, desk, db, settings, monkeypatch
 ) -> None:
     if too_close_to_midnight(db):
@@ -62,12 +93,28 @@ def test_a_check_in_elsewhere_appears_live_and_the_desk_calls_it(
     tab = desk.queue
     assert tab.table.rowCount() == 0
 
-    done = other_process(
-        settings, "-m", "engine.cli", "queue", "check-in", "--reference", reference
+    # The patient checks in at a kiosk: another process, on the kiosk's own database role (its
+    # only way into appointments is clinic_check_in), the way the kiosk's check-in screen does.
+    init_roles(db, kiosk_password="kiosk-pw-1", staff_password="staff-pw-1")
+    script = textwrap.dedent(
+        f"""
+        from engine.service import ServiceBackend
+        from engine.settings import load_settings
+        from engine.waiting_queue import QueueService
+        settings = load_settings()
+        kiosk = ServiceBackend(settings, audience="public", channel="kiosk").database()
+        queue = QueueService(kiosk, settings.queue)
+        print(queue.check_in("kiosk:entrance", reference="{reference}", confirm=True).status)
+        """
     )
-    assert done.returncode == 0, done.stderr
+    kiosk = OtherProcess(settings, "-c", script, url=kiosk_url(settings.database.url))
     # No refresh pressed: the database's NOTIFY reloads the tab.
-    qtbot.waitUntil(lambda: tab.table.rowCount() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: tab.table.rowCount() == 1 or kiosk.failed(), timeout=60000)
+    # The issue's bar: on the desk within a second of the check-in (the database's clock; the
+    # arrival time is the check-in transaction's start, so this over-counts).
+    latency = _seconds_since(db, "SELECT max(arrived_at) FROM queue_entries")
+    assert kiosk.finish() == "checked_in"
+    assert latency < 1.0
     assert tab.table.item(0, 2).text() == "Maria Lopez"
     assert tab.table.item(0, 6).text() == "Waiting"
     assert tab.department.findData("Physiotherapy") > 0  # departments refresh with the queue
@@ -90,17 +137,13 @@ def test_a_kiosk_emergency_in_another_process_alerts_the_desk(qtbot, desk, setti
         print(events[-1].outcome.value)
         """
     )
-    done = other_process(settings, "-c", script)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "emergency"
-    qtbot.waitUntil(lambda: len(desk.alerts.rows) == 1, timeout=10000)
+    kiosk = OtherProcess(settings, "-c", script)
+    qtbot.waitUntil(lambda: len(desk.alerts.rows) == 1 or kiosk.failed(), timeout=60000)
     # The issue's bar: on the desk within 2 seconds of the alert's creation (both times from the
     # database's clock; the creation time is the kiosk transaction's start, so this over-counts).
-    with db.session() as session:
-        shown_after = session.execute(
-            sa.text("SELECT EXTRACT(EPOCH FROM clock_timestamp() - max(created_at)) FROM alerts")
-        ).scalar_one()
-    assert float(shown_after) < 2.0
+    latency = _seconds_since(db, "SELECT max(created_at) FROM alerts")
+    assert kiosk.finish() == "emergency"
+    assert latency < 2.0
     assert desk.alerts.isVisible()
     [row] = desk.alerts.rows.values()
     assert row.property("kind") == "emergency"
