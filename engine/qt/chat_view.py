@@ -81,16 +81,74 @@ def source_caption(citation: Citation) -> str:
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")
+_SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of a table row: ``| a | b |`` (Markdown) or ``a | b`` (as the loaders store it)."""
+    row = line.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") else row
+    return [cell.strip() for cell in row.split("|")]
+
+
+def _is_table_row(line: str) -> bool:
+    return "|" in line and len(_cells(line)) >= 2
+
+
+def table_rows(lines: list[str]) -> list[str]:
+    """A table as one line per row, each cell named by its column:
+    ``Day: Monday, Building open: 8:00 to 18:30``. The first row is the header; a Markdown
+    separator row (``|---|---|``) and a repeated header are dropped; empty cells are skipped.
+    Cells are joined with ", ", or "; " when a cell has a comma of its own."""
+    rows = [_cells(line) for line in lines]
+    rows = [r for r in rows if any(r) and not all(_SEPARATOR_CELL.match(c) for c in r if c)]
+    if not rows:
+        return []
+    header, body = rows[0], [r for r in rows[1:] if r != rows[0]]
+    if not body:
+        return [", ".join(c for c in header if c)]
+    out = []
+    for row in body:
+        parts = []
+        for index, cell in enumerate(row):
+            if not cell:
+                continue
+            name = header[index] if index < len(header) else ""
+            parts.append(f"{name}: {cell}" if name and name != cell else cell)
+        if parts:
+            joiner = "; " if any("," in part for part in parts) else ", "
+            out.append(joiner.join(parts))
+    return out
 
 
 def reflow(text: str) -> str:
     """Document text as readable paragraphs: lines broken only by the source's layout are joined,
     blank lines stay paragraph breaks and list items (``-``, ``*``, ``1.``) stay on their own
-    line, shown with a bullet. Nothing is added or dropped apart from line breaks and spaces."""
+    line, shown with a bullet. A table (two or more ``a | b`` rows, or Markdown rows) becomes one
+    bulleted line per row with each cell named by its column (:func:`table_rows`): never raw
+    pipes. Nothing else is added or dropped apart from line breaks and spaces."""
     out: list[str] = []
     current = ""
-    for raw in text.replace("\r\n", "\n").split("\n"):
-        line = raw.strip()
+    raw_lines = text.replace("\r\n", "\n").split("\n")
+    index = 0
+    while index < len(raw_lines):
+        line = raw_lines[index].strip()
+        index += 1
+        if _is_table_row(line):
+            run = [line]
+            while index < len(raw_lines) and _is_table_row(raw_lines[index].strip()):
+                run.append(raw_lines[index].strip())
+                index += 1
+            if len(run) >= 2 or line.startswith("|"):
+                if current:
+                    out.append(current)
+                    current = ""
+                if out and out[-1] != "":
+                    out.append("")
+                out += [f"\u2022 {row}" for row in table_rows(run)]
+                out.append("")
+                continue
         if not line:
             if current:
                 out.append(current)
@@ -105,11 +163,6 @@ def reflow(text: str) -> str:
             marker = match.group(0).strip()
             bullet = "\u2022" if marker in ("-", "*", "\u2022") else marker
             current = f"{bullet} {line[match.end() :]}"
-        elif line.startswith("|"):  # a table row keeps its own line
-            if current:
-                out.append(current)
-            out.append(line)
-            current = ""
         else:
             current = f"{current} {line}" if current else line
     if current:

@@ -131,10 +131,62 @@ def test_reflow_joins_layout_line_breaks_and_keeps_paragraphs_and_lists():
     )
     assert reflow(text) == (
         "Fasting blood tests need 10 to 12 hours without food.\n\n"
-        "Bring:\n\u2022 your appointment letter\n\u2022 a list of your medicines\n1. Arrive early\n"
-        "| Test | Hours |\n| Glucose | 10 |"
+        "Bring:\n\u2022 your appointment letter\n\u2022 a list of your medicines\n"
+        "1. Arrive early\n\n\u2022 Test: Glucose, Hours: 10"
     )
     assert reflow("One line.") == "One line."
+
+
+OPENING_HOURS = Citation(
+    number=1,
+    document_slug="opening-hours-and-contact",
+    document_title="Opening hours and contact",
+    heading_path="Opening hours and contact > Opening hours",
+    # As the Markdown loader stores a table: "cell | cell" rows, the header first.
+    text=(
+        "The building and the reception desk are open at these times:\n\n"
+        "Day | Building open | Phone lines\n"
+        "Monday | 8:00 to 18:30 | 8:00 to 18:30\n"
+        "Saturday | 9:00 to 12:30 | closed\n"
+        "Sunday | closed | closed\n\n"
+        "On Tuesday and Thursday evenings, pre-booked appointments only."
+    ),
+    similarity=0.7,
+)
+
+
+def test_a_table_in_a_passage_is_shown_row_by_row_with_its_column_names(qtbot):
+    host = QWidget()
+    qtbot.addWidget(host)
+    viewer = PassageViewer(parent=host)
+    viewer.show_citation(OPENING_HOURS)
+    shown = viewer.text.toPlainText()
+    assert "|" not in shown
+    assert shown == (
+        "The building and the reception desk are open at these times:\n\n"
+        "\u2022 Day: Monday, Building open: 8:00 to 18:30, Phone lines: 8:00 to 18:30\n"
+        "\u2022 Day: Saturday, Building open: 9:00 to 12:30, Phone lines: closed\n"
+        "\u2022 Day: Sunday, Building open: closed, Phone lines: closed\n\n"
+        "On Tuesday and Thursday evenings, pre-booked appointments only."
+    )
+
+
+def test_markdown_tables_lose_their_separator_and_keep_every_cell():
+    from engine.qt.chat_view import reflow
+
+    text = (
+        "| Department | Phone number | Hours |\n"
+        "|:---|---:|---|\n"
+        "| Test results | 020 7946 0123 | Monday to Friday, 14:00 to 16:00 |\n"
+        "| Imaging |  | ask at reception |"
+    )
+    assert reflow(text) == (
+        "\u2022 Department: Test results; Phone number: 020 7946 0123; "
+        "Hours: Monday to Friday, 14:00 to 16:00\n"
+        "\u2022 Department: Imaging, Hours: ask at reception"
+    )
+    # A sentence with one pipe in it is not a table.
+    assert reflow("Press 1 | 2 for the desk.") == "Press 1 | 2 for the desk."
 
 
 def test_source_caption_names_the_section_then_its_document():
