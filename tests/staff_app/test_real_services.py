@@ -20,6 +20,7 @@ from engine.paths import knowledge_dir
 from engine.service import ServiceBackend
 from engine.settings import DatabaseSettings, EmbeddingSettings, RetrievalSettings
 from engine.users import StaffUserView, UserService
+from engine.waiting_queue import QueueService
 from staff_app import appointments_tab
 from staff_app.booking_dialog import JUST_TAKEN
 from staff_app.login_dialog import NO_ACCOUNTS, WRONG_PASSWORD, LoginDialog
@@ -305,6 +306,24 @@ def test_assistant_answers_a_staff_only_question_with_a_citation(qtbot, window, 
 
     qtbot.waitUntil(lambda: logged() is not None, timeout=5000)
     assert logged() == ("staff", "staff", "amy")
+
+
+def test_assistant_lists_who_is_waiting_from_the_live_queue(qtbot, window, db):
+    """'Who is waiting for Sarah Jenkins?' at the desk: the live queue's rows, cited as the live
+    queue in the sources panel (staff only: the kiosk side is tested in the engine)."""
+    [(clinician_id, name, department), *_] = BookingService(db).clinicians("Physiotherapy")
+    queue = QueueService(db)
+    queue.walk_in(department, "amy", name="Maria Lopez", clinician_id=clinician_id)
+    queue.walk_in("General Practice", "amy", name="Tom Dyke")
+    tab = window.assistant
+    tab.input.setText(f"Who is waiting for {name}?")
+    tab.ask()
+    qtbot.waitUntil(lambda: tab._last is not None, timeout=15000)
+    done = tab._last
+    assert done.outcome is Outcome.QUEUE
+    assert done.text.startswith(f"1 patient is waiting for {name} ({department}) at ")
+    assert "Maria Lopez" in done.text and "Tom Dyke" not in done.text
+    assert tab.sources.count() == 1 and "Live queue, " in tab.sources.item(0).text()
 
 
 def test_a_question_the_desk_could_not_answer_reaches_the_review_tab(qtbot, window, services):
