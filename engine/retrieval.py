@@ -100,30 +100,57 @@ _VECTOR_SQL = sa.text(
     """
 )
 
-# Terms are OR-ed for recall; matched-term evidence is judged by the gate, not by this query.
-_KEYWORD_SQL = sa.text(
+# Both arms and the passages' details in one statement (one round trip). Each arm keeps the
+# audience in its own WHERE clause and the query vector is a statement parameter, so the vector arm
+# is the same HNSW index scan as ``_VECTOR_SQL`` (a test checks the plan). The vector arm is
+# re-sorted by exact distance: an iterative (relaxed order) index scan may return near-ties out of
+# order. Terms are OR-ed for recall (the gate judges matched-term evidence, not this query).
+# ``:orquery`` is NULL when the question has no lexemes (then the keyword arm is empty).
+_SEARCH_SQL = sa.text(
     """
-    SELECT c.id, ts_rank_cd(c.tsv, q.query) AS rank
-    FROM chunks c JOIN documents d ON d.id = c.document_id,
-         (SELECT to_tsquery('english', :orquery) AS query) q
-    WHERE d.audience = ANY(CAST(:audiences AS varchar[])) AND c.tsv @@ q.query
-    ORDER BY rank DESC, c.id
-    LIMIT :k
-    """
-)
-
-_DETAILS_SQL = sa.text(
-    """
+    WITH v AS (
+        SELECT s.id, row_number() OVER (ORDER BY s.distance, s.id) AS rank
+        FROM (
+            SELECT c.id, c.embedding <=> CAST(:q AS vector) AS distance
+            FROM chunks c JOIN documents d ON d.id = c.document_id
+            WHERE d.audience = ANY(CAST(:audiences AS varchar[]))
+            ORDER BY c.embedding <=> CAST(:q AS vector)
+            LIMIT :k
+        ) s
+    ),
+    kw AS (
+        SELECT s.id, row_number() OVER (ORDER BY s.score DESC, s.id) AS rank
+        FROM (
+            SELECT c.id, ts_rank_cd(c.tsv, q.query) AS score
+            FROM chunks c JOIN documents d ON d.id = c.document_id,
+                 (SELECT to_tsquery('english', CAST(:orquery AS text)) AS query) q
+            WHERE CAST(:orquery AS text) IS NOT NULL
+              AND d.audience = ANY(CAST(:audiences AS varchar[])) AND c.tsv @@ q.query
+            ORDER BY score DESC, c.id
+            LIMIT :k
+        ) s
+    )
     SELECT c.id, d.slug, d.title, d.audience, c.heading_path, c.text, d.reviewed_on,
            1 - (c.embedding <=> CAST(:q AS vector)) AS similarity,
-           tsvector_to_array(c.tsv) AS lexemes
-    FROM chunks c JOIN documents d ON d.id = c.document_id
-    WHERE c.id = ANY(:ids) AND d.audience = ANY(CAST(:audiences AS varchar[]))
+           tsvector_to_array(c.tsv) AS lexemes, v.rank AS vector_rank, kw.rank AS keyword_rank
+    FROM (SELECT id FROM v UNION SELECT id FROM kw) ids
+    JOIN chunks c ON c.id = ids.id
+    JOIN documents d ON d.id = c.document_id
+    LEFT JOIN v ON v.id = c.id
+    LEFT JOIN kw ON kw.id = c.id
+    WHERE d.audience = ANY(CAST(:audiences AS varchar[]))
     """
 )
 
-_LEXEMES_SQL = sa.text(
-    "SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', :text))) AS lexeme"
+# The search's settings, the question's lexemes and the documents' generation (for the IDF
+# cache) in one round trip.
+_PREPARE_SQL = sa.text(
+    """
+    SELECT set_config('hnsw.ef_search', '100', true),
+           set_config('hnsw.iterative_scan', 'relaxed_order', true),
+           ARRAY(SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', :text)))),
+           (SELECT count(*) FROM documents), (SELECT max(ingested_at) FROM documents)
+    """
 )
 
 _DOC_FREQ_SQL = sa.text(
@@ -153,9 +180,15 @@ class _TermStats:
         self._totals: dict[str, int] = {}
 
     def lookup(
-        self, session: sa.orm.Session, key: str, lexemes: Sequence[str]
+        self,
+        session: sa.orm.Session,
+        key: str,
+        lexemes: Sequence[str],
+        generation: tuple[object, ...] | None = None,
     ) -> tuple[dict[str, int], int]:
-        generation = tuple(session.execute(_GENERATION_SQL).one())
+        """``generation`` is the documents' (count, latest ingest) when the caller read it."""
+        if generation is None:
+            generation = tuple(session.execute(_GENERATION_SQL).one())
         with self._lock:
             if self._generation.get(key) != generation:
                 self._generation[key] = generation
@@ -209,29 +242,24 @@ class Retriever:
         q = _vector_literal(question_embedding)
         k = self.config.candidates
         with self.db.session() as session:
-            session.execute(sa.text("SET LOCAL hnsw.ef_search = 100"))
-            session.execute(sa.text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
-            vector_ids = [
-                int(r[0])
-                for r in session.execute(_VECTOR_SQL, {"q": q, "audiences": audiences, "k": k})
-            ]
-            lexemes = sorted(
-                str(r[0]) for r in session.execute(_LEXEMES_SQL, {"text": question_text})
-            )
-            keyword_ids: list[int] = []
+            prepared = session.execute(_PREPARE_SQL, {"text": question_text}).one()
+            lexemes = sorted(str(lex) for lex in (prepared[2] or ()))
+            orquery = " | ".join(_quote_lexeme(lex) for lex in lexemes) or None
+            rows = session.execute(
+                _SEARCH_SQL, {"q": q, "orquery": orquery, "audiences": audiences, "k": k}
+            ).all()
             doc_freq: dict[str, int] = {}
             total_chunks = 1
             if lexemes:
-                orquery = " | ".join(_quote_lexeme(lex) for lex in lexemes)
-                keyword_ids = [
-                    int(r[0])
-                    for r in session.execute(
-                        _KEYWORD_SQL, {"orquery": orquery, "audiences": audiences, "k": k}
-                    )
-                ]
-                doc_freq, total_chunks = _TERM_STATS.lookup(session, self.db.url, lexemes)
-            ids = list(dict.fromkeys(vector_ids + keyword_ids))
-            rows = session.execute(_DETAILS_SQL, {"ids": ids, "q": q, "audiences": audiences}).all()
+                doc_freq, total_chunks = _TERM_STATS.lookup(
+                    session, self.db.url, lexemes, (prepared[3], prepared[4])
+                )
+        vector_ids = [
+            int(r.id) for r in sorted(rows, key=lambda r: r.vector_rank or 0) if r.vector_rank
+        ]
+        keyword_ids = [
+            int(r.id) for r in sorted(rows, key=lambda r: r.keyword_rank or 0) if r.keyword_rank
+        ]
         weights = {lex: math.log(1 + total_chunks / (1 + doc_freq.get(lex, 0))) for lex in lexemes}
         total_weight = sum(weights.values())
         vector_rank = {cid: rank for rank, cid in enumerate(vector_ids, start=1)}

@@ -232,6 +232,22 @@ def test_vector_query_can_use_the_hnsw_index(corpus: Retriever, db: Database) ->
     assert "chunks_embedding_hnsw" in plan, plan
 
 
+def test_the_one_statement_search_keeps_the_hnsw_index(corpus: Retriever, db: Database) -> None:
+    """The search runs both arms in one statement; its vector arm must still be an index scan."""
+    vector = "[" + ",".join(["0.05"] * 384) + "]"
+    with db.session() as session:
+        for setting in ("enable_seqscan", "enable_sort", "enable_bitmapscan"):
+            session.execute(sa.text(f"SET LOCAL {setting} = off"))
+        plan = "\n".join(
+            str(row[0])
+            for row in session.execute(
+                sa.text("EXPLAIN " + str(retrieval._SEARCH_SQL.text)),
+                {"q": vector, "orquery": "'park'", "audiences": ["public"], "k": 30},
+            )
+        )
+    assert "chunks_embedding_hnsw" in plan, plan
+
+
 # -- the real embedding model ----------------------------------------------------------------
 
 
