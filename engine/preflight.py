@@ -24,9 +24,15 @@ DSN_EXAMPLE = "postgresql://user:password@host:5432/clinic_assistant"
 
 
 def check_data_dir(path: Path) -> None:
-    """ConfigError unless ``path`` is (or can be made) a folder this process can write."""
+    """ConfigError unless ``path`` is (or can be made) a folder this process can write.
+
+    A folder this creates is private (0700; 0711 as root, so the embedded server's own user can
+    pass through to its database folder): it holds the database, logs and backups. A folder that
+    already exists keeps its mode (``doctor`` reports one other users can read, with the fix)."""
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.mkdir(mode=0o711 if _is_root() else 0o700, exist_ok=True)
         handle, probe = tempfile.mkstemp(prefix=".write-check-", dir=path)
         os.close(handle)
         os.unlink(probe)
@@ -36,6 +42,10 @@ def check_data_dir(path: Path) -> None:
             f"The data folder {path} cannot be written ({reason}); choose another with "
             "--data-dir or CLINIC_DATA_DIR, or fix its permissions."
         ) from None
+
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def check_database_url(url: str) -> None:
