@@ -9,14 +9,15 @@ succeeds only on a cited answer: one that "passes" with "I don't know" proves no
   by a listener on the kiosk's connection, with the kiosk's own reads (position, display board)
   showing the call;
 - staff: a temporary account is created and signs in, one staff-only question must be answered
-  from a staff document, one free slot is booked and cancelled, and the account is disabled.
+  from a staff document, one free slot is booked and cancelled, a booking made for the test is
+  checked in at the desk and a walk-in added, both called and seen with every change heard live
+  (the booking is cancelled after), and the account is disabled.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -29,7 +30,7 @@ from engine.ingest import Ingester, IngestReport
 from engine.paths import knowledge_dir
 from engine.service import ServiceBackend
 from engine.settings import Settings
-from engine.smoke_kiosk import kiosk_queue_smoke
+from engine.smoke_kiosk import Heard, kiosk_queue_smoke, smoke_booking
 
 SMOKE_QUESTION = "What are the clinic's opening hours?"
 STAFF_SMOKE_QUESTION = "When do the couriers collect samples?"
@@ -104,44 +105,43 @@ def run_smoke_test(
     return 0 if ok else 1
 
 
-def _queue_smoke(db: Database, username: str) -> tuple[str, bool]:
-    """A walk-in added and seen through the queue, each change heard by a live listener."""
-    import threading
-
-    from engine.queue_listener import ChangeListener
+def _queue_smoke(db: Database, username: str) -> list[tuple[str, bool]]:
+    """A check-in at the desk (by reference, on a booking made for the test) and a walk-in, each
+    called and seen, every change heard by a live listener; the booking is cancelled after."""
+    from engine.booking import BookingService
     from engine.waiting_queue import QueueService
 
     queue = QueueService(db)
-    listener = ChangeListener(db.url, poll_seconds=0.1)
-    heard: list[str] = []
-    done = threading.Event()
-
-    def listen() -> None:
-        for change in listener.changes():
-            heard.append(str(change.payload.get("state", "")))
-            if heard[-1] == "done":
-                done.set()
-
-    thread = threading.Thread(target=listen, daemon=True)
-    thread.start()
+    reference = smoke_booking(db, queue.tz, user=username)
+    heard = Heard(db.url)
+    heard.start()
+    checks: list[tuple[str, bool]] = []
     try:
-        time.sleep(0.5)  # listening before the first change
-        with db.session() as session:  # the queue needs a department: the first one
+        checked_in = queue.check_in_at_desk(reference, username)
+        with db.session() as session:  # a walk-in needs a department: the first one
             department: str = session.execute(
                 sa.text("SELECT name FROM departments ORDER BY name LIMIT 1")
             ).scalar_one()
-        entry = queue.walk_in(str(department), username, name="Smoke Test").entry_id
-        queue.call(entry, "Room 1", username)
-        queue.start(entry, username)
-        queue.finish(entry, username)
-        live = done.wait(10)
+        walk_in = queue.walk_in(str(department), username, name="Smoke Test").entry_id
+        for name, entry in (("checked in at the desk", checked_in.entry_id), ("walk-in", walk_in)):
+            if entry is None:
+                checks.append((f"{name}: no queue entry", False))
+                continue
+            queue.call(entry, "Room 1", username)
+            queue.start(entry, username)
+            queue.finish(entry, username)
+            live = heard.wait_for(entry, "done")
+            states = heard.states.get(entry, [])
+            checks.append(
+                (
+                    f"{name}, called and seen; live updates heard: {', '.join(states) or 'none'}",
+                    live and states[:4] == ["arrived", "called", "in_consultation", "done"],
+                )
+            )
     finally:
-        listener.stop()
-        thread.join(timeout=5)
-    return (
-        f"walk-in called and seen; live updates heard: {', '.join(heard) or 'none'}",
-        live and heard[:4] == ["arrived", "called", "in_consultation", "done"],
-    )
+        heard.stop()
+        BookingService(db).cancel(reference, user=username)
+    return checks
 
 
 def run_staff_smoke_test(settings: Settings) -> int:
@@ -200,7 +200,7 @@ def run_staff_smoke_test(settings: Settings) -> int:
             )
         else:
             checks.append(("a free slot to book", False))
-        checks.append(_queue_smoke(db, username))
+        checks.extend(_queue_smoke(db, username))
     finally:
         users.disable(username, by="smoke-test")
         db.dispose()

@@ -1,4 +1,4 @@
-"""The waiting-room part of the kiosk's ``--smoke-test``: a check-in and a live update.
+"""The waiting-room part of the ``--smoke-test``s: a check-in and a live update.
 
 On the real database, as the kiosk does it: a booking is made for today (as the table owner, the
 way the desk's booking form writes one), the kiosk checks in by its reference through its OWN
@@ -6,6 +6,7 @@ connection (the ``clinic_kiosk`` role on the embedded server, whose only way int
 ``clinic_check_in``), a listener on that same connection hears the desk call the ticket to a
 room, and the kiosk's own reads (its position, the display board's called tickets) show the call.
 The ticket is then seen and the smoke booking cancelled, so no live booking is left behind.
+The staff smoke test uses :func:`smoke_booking` and :class:`Heard` for its desk check-in.
 
 It decides only what the smoke test checks; it must never touch another patient's booking (the
 check-in is by the smoke booking's own reference, never by date of birth).
@@ -35,9 +36,9 @@ LONDON = ZoneInfo("Europe/London")
 HEAR_SECONDS = 10.0
 
 
-def _smoke_booking(db: Database, tz: ZoneInfo) -> str:
+def smoke_booking(db: Database, tz: ZoneInfo, user: str = SMOKE_USER) -> str:
     """A booking a few minutes either side of now, always on today's date where the clinic is
-    (the check-in matches only today's bookings), for the first clinician."""
+    (the check-in matches only today's bookings), for the first clinician; its reference."""
     if not BookingService(db).departments():
         seed_schedule(db, start=dt.date.today(), weeks=1)
     reference = new_reference()
@@ -62,12 +63,12 @@ def _smoke_booking(db: Database, tz: ZoneInfo) -> str:
                 "reason, status, created_by) VALUES (:s, :r, 'Smoke Test', '020 7946 0000', "
                 "'kiosk smoke test', 'booked', :u)"
             ),
-            {"s": slot, "r": reference, "u": SMOKE_USER},
+            {"s": slot, "r": reference, "u": user},
         )
     return reference
 
 
-class _Heard:
+class Heard:
     """Queue notifications heard on one connection, by entry id."""
 
     def __init__(self, url: str) -> None:
@@ -107,8 +108,8 @@ def kiosk_queue_smoke(settings: Settings, owner: Database, embedder: Embedder) -
     kiosk = QueueService(kiosk_db, settings.queue, tz=tz)
     desk = QueueService(owner, settings.queue, tz=tz)
     checks: list[Check] = []
-    reference = _smoke_booking(owner, tz)
-    heard = _Heard(str(kiosk_db.url))
+    reference = smoke_booking(owner, tz)
+    heard = Heard(str(kiosk_db.url))
     heard.start()
     try:
         source = "kiosk:smoke-test"

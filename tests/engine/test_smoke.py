@@ -39,8 +39,12 @@ def test_staff_smoke_test_passes_and_leaves_no_live_account_or_booking(
             )
         ).scalar()
     assert active == 0
-    assert booked_by_smoke == 1
+    assert booked_by_smoke == 2  # one through the booking form, one checked in at the desk
     assert live == 0
+    assert (
+        "OK   checked in at the desk, called and seen; live updates heard: arrived, called" in out
+    )
+    assert "OK   walk-in, called and seen" in out
 
 
 def test_kiosk_smoke_checks_in_and_hears_the_call_through_the_kiosk_role(
