@@ -17,6 +17,11 @@ refused unread; reading and chunking a file has a time budget; a document with m
 shown with U+FFFD in place of the bad bytes; very long names get a shortened, unique slug. Two
 ingests never run at once against one database: a PostgreSQL advisory lock admits one, and
 the other stops at once with :class:`IngestBusy`.
+
+Files go through a pipeline, each step in file order: the next file is read and chunked (one
+reader thread) while this one is embedded, and the previous one is written (one writer thread,
+one transaction per document). Reading and writing then hide behind embedding, which releases
+the GIL; results, failures and the report are exactly those of one file after another.
 """
 
 from __future__ import annotations
@@ -28,9 +33,12 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import sqlalchemy as sa
 
@@ -252,6 +260,30 @@ def _batched(items: Sequence[str], size: int) -> Iterable[Sequence[str]]:
         yield items[start : start + size]
 
 
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class _Read:
+    """One file read and chunked, waiting to be embedded and written."""
+
+    shown: str
+    slug: str
+    root: Path
+    title: str
+    audience: str
+    digest: str
+    reviewed_on: object
+    warnings: tuple[str, ...]
+    chunks: tuple[Chunk, ...]
+
+
+def _done(result: IngestResult) -> Future[IngestResult]:
+    future: Future[IngestResult] = Future()
+    future.set_result(result)
+    return future
+
+
 class Ingester:
     """Ingests files into one database with one embedder."""
 
@@ -311,8 +343,32 @@ class Ingester:
     ) -> IngestReport:
         candidates, results = discover(folders)
         seen_slugs: dict[str, Path] = {}
-        for candidate in candidates:
-            results.append(self._ingest_one(candidate, audience, seen_slugs))
+
+        def read(candidate: _Candidate) -> _Read | IngestResult:
+            return self._read(candidate, audience, seen_slugs)
+
+        # The pipeline (module docstring): one reader, the embedder here, one writer. Files
+        # are read one at a time in order (``seen_slugs``) and written one at a time in order.
+        with (
+            ThreadPoolExecutor(1, thread_name_prefix="ingest-read") as reader,
+            ThreadPoolExecutor(1, thread_name_prefix="ingest-write") as writer,
+        ):
+            pending: list[Future[IngestResult]] = []
+            ahead = reader.submit(read, candidates[0]) if candidates else None
+            for index in range(len(candidates)):
+                assert ahead is not None
+                item = ahead.result()
+                if index + 1 < len(candidates):
+                    ahead = reader.submit(read, candidates[index + 1])
+                if isinstance(item, IngestResult):
+                    pending.append(_done(item))
+                    continue
+                vectors = self._guarded(item.shown, item.slug, partial(self._embed, item))
+                if isinstance(vectors, IngestResult):
+                    pending.append(_done(vectors))
+                    continue
+                pending.append(writer.submit(self._store, item, vectors))
+            results.extend(future.result() for future in pending)
         if remove_missing:
             roots = sorted({display_path(f.resolve()) for f in folders if f.resolve().is_dir()})
             kept = {c.shown for c in candidates}
@@ -338,110 +394,122 @@ class Ingester:
         """Ingest the given files only (dropped on the staff app); removes nothing."""
         return self.ingest_folders(files, audience=audience, remove_missing=False)
 
-    def _ingest_one(
+    def _read(
         self, candidate: _Candidate, override: str | None, seen_slugs: dict[str, Path]
-    ) -> IngestResult:
+    ) -> _Read | IngestResult:
+        """Read and chunk one file: what to embed and write, or its result (unchanged, failed)."""
+        return self._guarded(
+            candidate.shown,
+            slugify(candidate.path),
+            lambda: self._read_checked(candidate, override, seen_slugs),
+        )
+
+    def _read_checked(
+        self, candidate: _Candidate, override: str | None, seen_slugs: dict[str, Path]
+    ) -> _Read | IngestResult:
         path = candidate.path
         shown = candidate.shown
         slug = slugify(path)
         limits = self.settings.ingest
-        try:
-            if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-                raise DocumentUnreadable(
-                    shown,
-                    f"unsupported file type {path.suffix or '(none)'}; "
-                    f"use {', '.join(SUPPORTED_SUFFIXES)}",
-                )
-            if slug in seen_slugs:
-                raise DocumentUnreadable(
-                    shown,
-                    "another file in this run "
-                    f"({display_path(seen_slugs[slug].name)}) has the same name",
-                )
-            seen_slugs[slug] = path
-            size = path.stat().st_size
-            if size > limits.max_file_mb * 1_000_000:
-                raise DocumentUnreadable(
-                    shown,
-                    f"the file is {size / 1_000_000:.1f} MB, over the limit of "
-                    f"{limits.max_file_mb:g} MB ([ingest] max_file_mb); split it",
-                )
-            data = path.read_bytes()
-            if not data.strip():
-                raise DocumentUnreadable(shown, "the file is empty")
-            existing = self._existing(slug)
-            if (
-                existing is not None
-                and existing.source_path != shown
-                and Path(existing.source_path).exists()
-            ):
-                raise DocumentUnreadable(
-                    shown,
-                    f"the name {slug!r} is already used by {existing.source_path}; rename one",
-                )
-            loaded_audience: str | None = None
-            folder_audience = _folder_audience(path, candidate.root)
-            # Fast path: same bytes, same settings -> unchanged, without parsing the file.
-            if existing is not None:
-                quick = content_hash(
-                    data,
-                    slug=slug,
-                    audience=existing.audience,
-                    settings=self.settings,
-                    model_name=self.embedder.model_name,
-                )
-                if (
-                    quick == existing.content_hash
-                    and existing.source_path == shown
-                    and override in (None, existing.audience)
-                    and folder_audience in (None, existing.audience)
-                ):
-                    return IngestResult(
-                        shown,
-                        slug,
-                        existing.title,
-                        existing.audience,
-                        "unchanged",
-                        existing.chunks,
-                    )
-            with time_limit(shown, limits.max_seconds_per_file):
-                document = load_document(path, ocr=limits.ocr)
-                loaded_audience = resolve_audience(
-                    document.audience, folder_audience, override, Path(shown)
-                )
-                chunks = chunk_document(document.title, document.blocks, self.settings.chunking)
-                check_time()
-            digest = content_hash(
+        if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+            raise DocumentUnreadable(
+                shown,
+                f"unsupported file type {path.suffix or '(none)'}; "
+                f"use {', '.join(SUPPORTED_SUFFIXES)}",
+            )
+        if slug in seen_slugs:
+            raise DocumentUnreadable(
+                shown,
+                "another file in this run "
+                f"({display_path(seen_slugs[slug].name)}) has the same name",
+            )
+        seen_slugs[slug] = path
+        size = path.stat().st_size
+        if size > limits.max_file_mb * 1_000_000:
+            raise DocumentUnreadable(
+                shown,
+                f"the file is {size / 1_000_000:.1f} MB, over the limit of "
+                f"{limits.max_file_mb:g} MB ([ingest] max_file_mb); split it",
+            )
+        data = path.read_bytes()
+        if not data.strip():
+            raise DocumentUnreadable(shown, "the file is empty")
+        existing = self._existing(slug)
+        if (
+            existing is not None
+            and existing.source_path != shown
+            and Path(existing.source_path).exists()
+        ):
+            raise DocumentUnreadable(
+                shown,
+                f"the name {slug!r} is already used by {existing.source_path}; rename one",
+            )
+        folder_audience = _folder_audience(path, candidate.root)
+        # Fast path: same bytes, same settings -> unchanged, without parsing the file.
+        if existing is not None:
+            quick = content_hash(
                 data,
                 slug=slug,
-                audience=loaded_audience,
+                audience=existing.audience,
                 settings=self.settings,
                 model_name=self.embedder.model_name,
             )
-            if not chunks:
-                raise DocumentUnreadable(shown, "no text was found in the document")
-            if len(chunks) > limits.max_chunks_per_document:
-                raise DocumentUnreadable(
-                    shown,
-                    f"it would make {len(chunks):,} passages, over the limit of "
-                    f"{limits.max_chunks_per_document:,} ([ingest] max_chunks_per_document); "
-                    "split it into smaller documents",
+            if (
+                quick == existing.content_hash
+                and existing.source_path == shown
+                and override in (None, existing.audience)
+                and folder_audience in (None, existing.audience)
+            ):
+                return IngestResult(
+                    shown, slug, existing.title, existing.audience, "unchanged", existing.chunks
                 )
-            warnings = [*document.warnings, *_split_warnings(document.blocks, chunks)]
-            vectors = self._embed(slug, chunks)
-            status = self._write(
-                slug=slug,
-                title=document.title,
-                audience=loaded_audience,
-                path=shown,
-                root=candidate.root,
-                digest=digest,
-                reviewed_on=document.reviewed_on,
-                warnings=warnings,
-                chunks=chunks,
-                vectors=vectors,
+        with time_limit(shown, limits.max_seconds_per_file):
+            document = load_document(path, ocr=limits.ocr)
+            audience = resolve_audience(document.audience, folder_audience, override, Path(shown))
+            chunks = chunk_document(document.title, document.blocks, self.settings.chunking)
+            check_time()
+        if not chunks:
+            raise DocumentUnreadable(shown, "no text was found in the document")
+        if len(chunks) > limits.max_chunks_per_document:
+            raise DocumentUnreadable(
+                shown,
+                f"it would make {len(chunks):,} passages, over the limit of "
+                f"{limits.max_chunks_per_document:,} ([ingest] max_chunks_per_document); "
+                "split it into smaller documents",
             )
-            return IngestResult(shown, slug, document.title, loaded_audience, status, len(chunks))
+        digest = content_hash(
+            data,
+            slug=slug,
+            audience=audience,
+            settings=self.settings,
+            model_name=self.embedder.model_name,
+        )
+        return _Read(
+            shown=shown,
+            slug=slug,
+            root=candidate.root,
+            title=document.title,
+            audience=audience,
+            digest=digest,
+            reviewed_on=document.reviewed_on,
+            warnings=(*document.warnings, *_split_warnings(document.blocks, chunks)),
+            chunks=tuple(chunks),
+        )
+
+    def _store(self, item: _Read, vectors: list[list[float]]) -> IngestResult:
+        """Write one embedded document (its own transaction): created or updated, or failed."""
+        status = self._guarded(item.shown, item.slug, lambda: self._write(item, vectors))
+        if isinstance(status, IngestResult):
+            return status
+        return IngestResult(
+            item.shown, item.slug, item.title, item.audience, status, len(item.chunks)
+        )
+
+    def _guarded(self, shown: str, slug: str, step: Callable[[], _T]) -> _T | IngestResult:
+        """Run one step for one document; any failure costs this document only, as a result
+        with a reason a person can act on (never a traceback per file: it would carry text)."""
+        try:
+            return step()
         except DocumentUnreadable as exc:
             log.warning("ingest failed for %s: %s", shown, exc.reason)
             return IngestResult(shown, slug, "", "", "failed", 0, exc.reason)
@@ -453,8 +521,6 @@ class Ingester:
             log.warning("ingest failed for %s: %s", shown, reason)
             return IngestResult(shown, slug, "", "", "failed", 0, reason)
         except Exception as exc:  # a bug or a failing embedder: this document only
-            # One line, never a traceback per file (it would carry document text); the
-            # traceback is kept at DEBUG for a developer who asks for it.
             log.warning("unexpected %s while ingesting %s", type(exc).__name__, shown)
             log.debug("traceback for %s", shown, exc_info=True)
             return IngestResult(
@@ -483,45 +549,32 @@ class Ingester:
             return None
         return Ingester._Existing(row[0], row[1], row[2], row[3], int(row[4]))
 
-    def _embed(self, slug: str, chunks: Sequence[Chunk]) -> list[list[float]]:
-        texts = [c.embed_text for c in chunks]
+    def _embed(self, item: _Read) -> list[list[float]]:
+        texts = [c.embed_text for c in item.chunks]
         vectors: list[list[float]] = []
         for batch in _batched(texts, EMBED_BATCH):
             vectors.extend(self.embedder.embed_passages(batch))
             if self.progress is not None:
-                self.progress(slug, len(vectors), len(texts))
-        if len(vectors) != len(chunks):
-            raise ClinicError(f"The embedder returned {len(vectors)} vectors for {len(chunks)}.")
+                self.progress(item.slug, len(vectors), len(texts))
+        if len(vectors) != len(texts):
+            raise ClinicError(f"The embedder returned {len(vectors)} vectors for {len(texts)}.")
         return vectors
 
-    def _write(
-        self,
-        *,
-        slug: str,
-        title: str,
-        audience: str,
-        path: str,
-        root: Path,
-        digest: str,
-        reviewed_on: object,
-        warnings: Sequence[str],
-        chunks: Sequence[Chunk],
-        vectors: Sequence[Sequence[float]],
-    ) -> str:
+    def _write(self, item: _Read, vectors: Sequence[Sequence[float]]) -> str:
         with self.db.session() as session:
             doc_id = session.execute(
-                sa.text("SELECT id FROM documents WHERE slug = :s FOR UPDATE"), {"s": slug}
+                sa.text("SELECT id FROM documents WHERE slug = :s FOR UPDATE"), {"s": item.slug}
             ).scalar()
             params = {
-                "slug": slug,
-                "title": title,
-                "audience": audience,
-                "path": path,
-                "folder": display_path(root),
-                "hash": digest,
-                "reviewed": reviewed_on,
+                "slug": item.slug,
+                "title": item.title,
+                "audience": item.audience,
+                "path": item.shown,
+                "folder": display_path(item.root),
+                "hash": item.digest,
+                "reviewed": item.reviewed_on,
                 "user": self.user,
-                "warnings": json.dumps(list(warnings)),
+                "warnings": json.dumps(list(item.warnings)),
             }
             if doc_id is None:
                 status = "created"
@@ -566,7 +619,7 @@ class Ingester:
                         "tokens": chunk.token_estimate,
                         "embedding": _vector_literal(vector),
                     }
-                    for chunk, vector in zip(chunks, vectors, strict=True)
+                    for chunk, vector in zip(item.chunks, vectors, strict=True)
                 ],
             )
         return status
