@@ -38,7 +38,8 @@ _ASKS = re.compile(
 # Waits that are not today's waiting room, and booking questions.
 _NOT_QUEUE = re.compile(
     r"\b(results?|referrals?|letters?|prescriptions?|waiting list|operations?|surgery|"
-    r"available|free|slots?|book(?:ing|ed)?|reports?|scans?|x-?rays?|sick note|refunds?)\b",
+    r"available|free|slots?|book(?:ing|ed)?|reports?|scans?|x-?rays?|sick note|refunds?|"
+    r"next of kin)\b",
     re.IGNORECASE,
 )
 DESK_NOT_VERIFIED = "The live queue could not be read reliably just now: see the Queue tab."
@@ -52,7 +53,7 @@ _FILLER = {
     "at", "in", "queue", "waiting", "room", "clinic", "here", "moment", "currently", "so", "far",
     "patients", "patient", "people", "who", "whos", "next", "many", "how", "are", "is", "has",
     "have", "been", "arrived", "checked", "list", "show", "see", "me", "and", "any", "anyone",
-    "everyone", "all", "department", "clinician", "session", "list?", "seen",
+    "everyone", "all", "department", "clinician", "session", "seen",
 }  # fmt: skip
 _ALIASES = {"gp": "general practice", "gps": "general practice", "doctors": "general practice"}
 
