@@ -261,6 +261,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "CLINIC_LOG_LEVEL": ("logging", "level"),
     "CLINIC_KIOSK_PIN": ("kiosk", "exit_pin"),
     "CLINIC_IDLE_SECONDS": ("kiosk", "idle_seconds"),
+    "CLINIC_KIOSK_NAME": ("kiosk", "name"),
 }
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {

@@ -148,3 +148,11 @@ def test_a_kiosk_emergency_alert_says_which_kiosk(db: Database, settings: Settin
         newest = AlertService(db).open_alerts()[0]
         assert (newest.kind, newest.source) == ("emergency", expected)
         AlertService(db).respond(newest.alert_id, "amy")
+
+
+def test_the_kiosk_name_can_come_from_the_environment(tmp_path) -> None:
+    """One system-wide config file for a fleet: each machine may name itself."""
+    from engine.settings import load_settings
+
+    settings = load_settings(data_dir=tmp_path, environ={"CLINIC_KIOSK_NAME": "first floor"})
+    assert kiosk_source(settings, host="pc-17") == "kiosk:first floor"
