@@ -67,6 +67,11 @@ def public_backend(settings: Settings) -> AssistantBackend:
 
 
 def main(argv: Sequence[str] | None = None, backend_factory: BackendFactory | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--speech-probe"]:  # the frozen kiosk's own "Read aloud" voice check
+        from kiosk_app.speech import probe_main
+
+        return probe_main()
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings(args.config, args.data_dir)
@@ -143,6 +148,7 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
         return _run_display(args, settings, backend)
 
     from kiosk_app import style
+    from kiosk_app.speech import SpeechProbe
     from kiosk_app.window import KioskWindow
 
     fullscreen = settings.kiosk.fullscreen and not args.windowed
@@ -162,6 +168,10 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
         kiosk_name=kiosk_name(settings),
         call_staff=staff_caller(backend, settings),
     )
+    # The voice is looked for in a child process (it can hang); the button comes when it is found.
+    speech_probe = SpeechProbe(window)
+    speech_probe.ready.connect(window.set_speech)
+    speech_probe.start()
     if fullscreen:
         window.showFullScreen()
     else:
@@ -169,6 +179,7 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
         window.show()
     QTimer.singleShot(0, window.activateWindow)
     code = app.exec()
+    speech_probe.stop()
     window.shutdown()
     return int(code)
 

@@ -65,6 +65,7 @@ QPushButton#suggestion {{
     text-align: left; padding: 4px 12px; border-color: {PRIMARY};
     min-height: {(m.topic_px or m.touch_px) - 14}px;
 }}
+QPushButton#bubbleAction {{ border: 2px solid {PRIMARY}; color: {PRIMARY}; padding: 6px 18px; }}
 QPushButton#citationButton {{
     text-align: left; border: 2px solid {PRIMARY}; color: {PRIMARY}; padding: 8px 14px;
 }}

@@ -45,6 +45,7 @@ from kiosk_app.idle_warning import IdleWarning
 from kiosk_app.keyboard import KeyboardToggle, OnScreenKeyboard
 from kiosk_app.layout import Metrics, metrics_for
 from kiosk_app.lockdown import LONG_PRESS_MS, CornerHotspot, KeyGuard, PinPad
+from kiosk_app.speech import READ_ALOUD, NoSpeech, Speech
 from kiosk_app.unavailable_screen import UnavailableScreen
 from kiosk_app.welcome_screen import WelcomeScreen
 
@@ -111,9 +112,12 @@ class KioskWindow(QWidget):
         check_in: Callable[[], CheckInBackend] | None = None,
         kiosk_name: str = "kiosk",
         call_staff: Callable[[], object] | None = None,
+        speech: Speech | None = None,
     ) -> None:
         super().__init__()
         self.backend = backend
+        # "Read aloud" under each answer only where the platform has a voice (main.py asks Qt).
+        self.speech: Speech = speech if speech is not None else NoSpeech()
         self.settings = settings
         self.route_question = router if router is not None else default_router()
         self._exit_authorised = False
@@ -256,6 +260,7 @@ class KioskWindow(QWidget):
         if not self.database.available:
             self._keep(question)
             return
+        self.speech.stop()  # the last answer's voice never talks over the next one
         if self._answer is not None:
             self.runner.cancel()
             self._answer[1].set_status("")
@@ -328,7 +333,26 @@ class KioskWindow(QWidget):
         self.chat.banner.show_text(self.settings.texts.emergency)
         bubble.set_status("")
         bubble.set_text(EMERGENCY_BUBBLE)
+        self._offer_read_aloud(bubble, self.settings.texts.emergency)
         self.chat.view.scroll_to_end()
+
+    def _offer_read_aloud(self, bubble: Bubble, text: str) -> None:
+        """A "Read aloud" button under a finished answer, only when there is a voice."""
+        if not self.speech.available() or not text.strip():
+            return
+        button = bubble.add_action(READ_ALOUD, "Read this answer aloud")
+        button.clicked.connect(functools.partial(self.read_aloud, text))
+
+    def read_aloud(self, text: str) -> None:
+        self.speech.say(text)
+
+    @Slot(object)
+    def set_speech(self, speech: object) -> None:
+        """A voice was found (``kiosk_app.speech.SpeechProbe``): answers from now on get a
+        "Read aloud" button."""
+        if isinstance(speech, Speech):
+            self.speech.stop()
+            self.speech = speech
 
     def _log_emergency(self, question: str) -> None:
         """Write the emergency to the answer log off the GUI thread (the backend queues it
@@ -378,6 +402,7 @@ class KioskWindow(QWidget):
             return
         bubble.set_text(reflow(done.text) if done.citations else done.text)
         bubble.set_citations(done.citations)
+        self._offer_read_aloud(bubble, bubble.text)
         self._turns.append(Turn(question, done.text))
         questions = [b for b in self.chat.view.bubbles() if b.role == "question"]
         if questions:  # read a long answer from the question down, not from its end
@@ -457,6 +482,7 @@ class KioskWindow(QWidget):
         self._reset_screens()
 
     def _reset_screens(self) -> None:
+        self.speech.stop()  # the next person hears nothing of the last
         self.runner.cancel()
         self._answer = None
         self._turns.clear()

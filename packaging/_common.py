@@ -51,7 +51,6 @@ QT_EXCLUDES = [
         "QtSensors",
         "QtSerialPort",
         "QtSerialBus",
-        "QtTextToSpeech",
         "QtRemoteObjects",
         "QtScxml",
         "QtStateMachine",

@@ -27,6 +27,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QFrame,
+    QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -369,7 +370,14 @@ class Bubble(QFrame):
         self._citation_layout.setContentsMargins(0, int(4 * scale), 0, 0)
         self._citation_layout.setSpacing(int(4 * scale))
         self.citations.hide()
-        for widget in (self.header, self.status_label, self.body, self.citations):
+        # Buttons an app adds under a finished answer (the kiosk's "Read aloud").
+        self.action_row = QWidget()
+        self.action_row.setObjectName("bubbleActions")
+        self._actions_layout = QHBoxLayout(self.action_row)
+        self._actions_layout.setContentsMargins(0, int(2 * scale), 0, 0)
+        self._actions_layout.addStretch(1)
+        self.action_row.hide()
+        for widget in (self.header, self.status_label, self.body, self.action_row, self.citations):
             layout.addWidget(widget)
 
     @property
@@ -408,6 +416,22 @@ class Bubble(QFrame):
     def citation_buttons(self) -> list[CitationButton]:
         return self.citations.findChildren(CitationButton)
 
+    def add_action(self, text: str, accessible_name: str) -> QPushButton:
+        """A button under the answer's text (plain caption, at least 48 px high)."""
+        button = QPushButton(text)
+        button.setObjectName("bubbleAction")
+        button.setAccessibleName(accessible_name)
+        button.setToolTip(accessible_name)
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        button.setFont(scaled_font(self._scale, 0.9))
+        button.setMinimumHeight(int(max(48, 24 * self._scale)))
+        self._actions_layout.insertWidget(self._actions_layout.count() - 1, button)
+        self.action_row.show()
+        return button
+
+    def action_buttons(self) -> list[QPushButton]:
+        return self.action_row.findChildren(QPushButton)
+
     def set_font_scale(self, scale: float) -> None:
         """Redraw this bubble's text at another size (the kiosk's A+ / A- buttons)."""
         self._scale = scale
@@ -417,6 +441,9 @@ class Bubble(QFrame):
         for button in self.citation_buttons():
             button.setFont(scaled_font(scale, 0.9))
             button.setMinimumHeight(int(max(32, 24 * scale)))
+        for action in self.action_buttons():
+            action.setFont(scaled_font(scale, 0.9))
+            action.setMinimumHeight(int(max(48, 24 * scale)))
 
 
 class ChatView(QScrollArea):
