@@ -263,7 +263,10 @@ def test_the_staff_backend_lists_the_real_queue(db: Database, fake) -> None:
 
     # The same question through the kiosk's backend on the same database names nobody.
     kiosk = ServiceBackend(fake, audience="public", channel="kiosk", embedder=FakeEmbedder())
-    shown = list(kiosk.answer("Who is waiting for Dr Fischer?"))[-1]
+    try:
+        shown = list(kiosk.answer("Who is waiting for Dr Fischer?"))[-1]
+    finally:
+        kiosk.database().dispose()
     assert isinstance(shown, DoneEvent)
     assert not any(n in shown.text for n in ("Maria", "Lopez", "Tom", "Dyke", "Ann Smith"))
 
