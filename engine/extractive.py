@@ -21,12 +21,13 @@ passages and the retriever's term weights.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from py_rust_stemmers import SnowballStemmer
 
+from engine.query_words import synonym_stems, within_edits
 from engine.sentences import Unit, split_units
 
 MAX_QUOTES = 3
@@ -59,27 +60,6 @@ _STOP = _wordset(
     get got go going clinic clinics come back take use make happen let anything nothing something
     everything nobody everybody ago told say said"""
 )
-
-# A few everyday words and the words the clinic's documents use for the same thing. Checked in
-# both directions only through this table; everything else must match by stem, prefix or typo.
-_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "jab": ("vaccin", "vaccine", "inject"),
-    "tablet": ("medicin", "prescript"),
-    "pill": ("medicin", "prescript"),
-    "med": ("medicin", "prescript"),
-    "medic": ("medicin", "prescript"),
-    "money": ("refund", "pay", "paid", "price", "charg"),
-    "refund": ("money",),
-    "shut": ("close", "closed"),
-    "surgeri": ("clinic",),
-    "kid": ("child", "children"),
-    "translat": ("interpret",),
-    "disabl": ("access", "accessible", "wheelchair", "blue"),
-    "night": ("even",),
-    "doctor": ("gp", "clinician"),
-    "gp": ("doctor",),
-    "a&e": ("emerg",),
-}
 
 # Chat spellings of question words: never the subject ("wat time dose it open").
 _TEXTSPEAK = _wordset("wat wot wht pls plz u ur r y ya yr abt cn wen whn hw thx ty im ive")
@@ -114,7 +94,8 @@ _TIME_Q = re.compile(
 )
 # "Do you have a gym (in the car park)?": the thing asked about must be in the sentence itself.
 _EXISTENCE_Q = re.compile(
-    r"\b(?:do\s+you\s+(?:have|do|offer|sell|provide|run)|is\s+there|are\s+there|have\s+you\s+got)"
+    r"\b(?:do\s+(?:you|your\s+\w+|the\s+\w+)\s+(?:have|do|offer|sell|provide|run|make)|is\s+there|"
+    r"are\s+there|have\s+you\s+got)"
     r"\s+(?:an?\s+|any\s+|some\s+)?(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)"
     r"(?=\s+(?:in|at|on|for|with|near|inside|outside|here|there|while|when|if|to|that|which)\b"
     r"|\s*[?.!,]|\s*$)",
@@ -128,6 +109,7 @@ _CUE_WORDS = _wordset(
     "hours expensive cheap far ahead advance soon early quickly day days week "
     "weeks minute minutes hour month months year years"
 )
+
 
 _PRICE = re.compile(
     r"[£$€]\s?\d|\d\s?(?:p|pence|pounds?)\b|\d\s?%|\bfree\b|\bno charge\b|\bnot charge\b",
@@ -201,27 +183,15 @@ def _stem(word: str) -> str:
     return stem[:-1] if len(stem) >= 4 and stem.endswith("e") else stem
 
 
+def _synonyms() -> Mapping[str, frozenset[str]]:
+    """Everyday word -> document words (engine/everyday_words.yaml), stemmed as here."""
+    return synonym_stems(_stem)
+
+
 def stems(text: str) -> set[str]:
     """Content-word stems as PostgreSQL's english configuration makes them (near enough)."""
     words = _WORD.findall(text.lower().replace("\u2019", "'"))
     return {_stem(w.split("'")[0]) for w in words if w.split("'")[0] not in _STOP}
-
-
-def _within(a: str, b: str, limit: int) -> bool:
-    """Edit distance of a and b (a swap of two neighbouring letters counts one) <= ``limit``."""
-    if abs(len(a) - len(b)) > limit:
-        return False
-    before: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i]
-        for j, cb in enumerate(b, start=1):
-            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cost = min(cost, before[j - 2] + 1)
-            current.append(cost)
-        before, previous = previous, current
-    return previous[-1] <= limit
 
 
 # The framing words a typo is respelt to (a short list: "near" must not become "year").
@@ -243,7 +213,7 @@ def _respell(question: str, vocabulary: set[str]) -> str:
         if len(lower) < 4 or lower in _STOP or lower in _CUE_WORDS or _stem(lower) in vocabulary:
             return word
         for known in _QUESTION_WORDS:
-            if known[0] == lower[0] and _within(lower, known, 1):
+            if known[0] == lower[0] and within_edits(lower, known, 1):
                 return known
         return word
 
@@ -252,11 +222,11 @@ def _respell(question: str, vocabulary: set[str]) -> str:
 
 def _repair(term: str, vocabulary: set[str]) -> str:
     """A misspelt question term -> the passage word it is one (or, if long, two) letters from."""
-    if term in vocabulary or len(term) < 4 or term.isdigit() or term in _SYNONYMS:
+    if term in vocabulary or len(term) < 4 or term.isdigit() or term in _synonyms():
         return term
     limit = 2 if len(term) >= 7 else 1
     for word in sorted(vocabulary):
-        if word[:1] == term[:1] and _within(term, word, limit):
+        if word[:1] == term[:1] and within_edits(term, word, limit):
             return word
     return term
 
@@ -265,7 +235,7 @@ def _matches(term: str, words: set[str]) -> bool:
     """The term, a synonym of it, or a longer word it is the start of ("prep" -> "prepar")."""
     if term in words:
         return True
-    if any(alt in words for alt in _SYNONYMS.get(term, ())):
+    if any(alt in words for alt in _synonyms().get(term, ())):
         return True
     return len(term) >= 4 and any(w.startswith(term) for w in words)
 
@@ -309,12 +279,18 @@ def question_terms(
 
 
 def find_quotes(
-    question: str, passages: Sequence[tuple[str, str]], weights: Mapping[str, float]
+    question: str,
+    passages: Sequence[tuple[str, str]],
+    weights: Mapping[str, float],
+    alternatives: Mapping[str, Iterable[str]] | None = None,
 ) -> list[Quote]:
     """Every sentence of the passages (``(headings, text)`` pairs) that answers the question,
-    best first. Empty when none carries the question's subject: the question is unanswerable."""
+    best first. Empty when none carries the question's subject: the question is unanswerable.
+
+    ``alternatives``: question lexeme -> document lexemes that count as it (the retriever's
+    synonyms and typo corrections, ``engine.query_words``)."""
     try:
-        return _find_quotes(question, passages, weights)
+        return _find_quotes(question, passages, weights, alternatives or {})
     except Exception:  # pragma: no cover - a pure function never breaks an answer; refuse instead
         return []
 
@@ -342,14 +318,39 @@ def _analyse(headings: str, text: str) -> tuple[_Analysed, ...]:
 
 def _hits(term: str, vocabulary: set[str]) -> frozenset[str]:
     """The passage words a question term counts as (see ``_matches``)."""
-    found = {term, *_SYNONYMS.get(term, ())} & vocabulary
+    found = {term, *_synonyms().get(term, ())} & vocabulary
     if len(term) >= 4:
         found.update(w for w in vocabulary if w.startswith(term))
     return frozenset(found)
 
 
+def _alternative_hits(
+    question: str, vocabulary: set[str], alternatives: Mapping[str, Iterable[str]]
+) -> dict[str, frozenset[str]]:
+    """Question term -> passage words its retriever-given alternatives count as."""
+    extra: dict[str, frozenset[str]] = {}
+    if not alternatives:
+        return extra
+    for word in _WORD.findall(question.lower().replace("\u2019", "'")):
+        word = word.split("'")[0]
+        others = alternatives.get(str(_STEMMER.stem_word(word)))
+        if not others:
+            continue
+        term = _repair(_stem(word), vocabulary)
+        found: set[str] = set()
+        for other in others:
+            found |= _hits(
+                other[:-1] if len(other) >= 4 and other.endswith("e") else other, vocabulary
+            )
+        extra[term] = extra.get(term, frozenset()) | found
+    return extra
+
+
 def _find_quotes(
-    question: str, passages: Sequence[tuple[str, str]], weights: Mapping[str, float]
+    question: str,
+    passages: Sequence[tuple[str, str]],
+    weights: Mapping[str, float],
+    alternatives: Mapping[str, Iterable[str]],
 ) -> list[Quote]:
     split = [_analyse(headings, text) for headings, text in passages]
     vocabulary: set[str] = set()
@@ -359,10 +360,11 @@ def _find_quotes(
     question = _respell(question, vocabulary)
     terms = question_terms(question, weights, vocabulary)
     total = sum(terms.values())
-    hits = {t: _hits(t, vocabulary) for t in terms}
+    extra = _alternative_hits(question, vocabulary, alternatives)
+    hits = {t: _hits(t, vocabulary) | extra.get(t, frozenset()) for t in terms}
     thing = _EXISTENCE_Q.search(question)
     required = question_terms(thing.group("thing"), weights, vocabulary) if thing else {}
-    required_hits = [_hits(t, vocabulary) for t in required]
+    required_hits = [_hits(t, vocabulary) | extra.get(t, frozenset()) for t in required]
     kind = answer_kind(question)
     evidence = _EVIDENCE.get(kind) if kind else None
     quotes: list[Quote] = []

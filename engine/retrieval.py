@@ -10,20 +10,35 @@ Rules this module must keep:
   the fixed "I don't know" sentence without calling a model.
 - Sentence-level evidence (``engine.extractive``) is the gate's last step, in both answer modes:
   when no sentence of any kept passage carries the question's subject, nothing is kept.
+- The question's words are read as the documents would write them (``engine.query_words``:
+  chat spellings rewritten, everyday-word synonyms and typo corrections counted as the word).
+  This widens what a question word may match; a word no passage holds still counts against
+  every passage (its weight is never dropped), so a question about something the documents do
+  not mention stays unanswered.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import sqlalchemy as sa
+from py_rust_stemmers import SnowballStemmer
 
 from engine.db import Database
 from engine.extractive import Quote, find_quotes
+from engine.query_words import (
+    by_initial,
+    closest_word,
+    may_be_typo,
+    normalise,
+    synonym_stems,
+    typo_limit,
+)
 from engine.settings import Settings
 
 
@@ -161,6 +176,8 @@ _DOC_FREQ_SQL = sa.text(
 )
 
 
+_VOCABULARY_SQL = sa.text("SELECT word, ndoc FROM ts_stat('SELECT tsv FROM chunks')")
+
 _GENERATION_SQL = sa.text("SELECT count(*), max(ingested_at) FROM documents")
 
 
@@ -178,6 +195,7 @@ class _TermStats:
         self._generation: dict[str, object] = {}
         self._counts: dict[str, dict[str, int]] = {}
         self._totals: dict[str, int] = {}
+        self._vocabularies: dict[str, dict[str, dict[str, int]]] = {}
 
     def lookup(
         self,
@@ -194,6 +212,7 @@ class _TermStats:
                 self._generation[key] = generation
                 self._counts[key] = {}
                 self._totals.pop(key, None)
+                self._vocabularies.pop(key, None)
             counts = self._counts[key]
             missing = [lex for lex in lexemes if lex not in counts]
             total = self._totals.get(key)
@@ -214,8 +233,29 @@ class _TermStats:
             known = {lex: self._counts[key].get(lex, fresh.get(lex, 0)) for lex in lexemes}
         return known, total
 
+    def vocabulary(self, session: sa.orm.Session, key: str) -> dict[str, dict[str, int]]:
+        """Every lexeme this connection can see, with its chunk count, by first letter (for
+        typo correction; read once per generation, after ``lookup`` has checked it)."""
+        with self._lock:
+            known = self._vocabularies.get(key)
+        if known is None:
+            known = by_initial((str(r[0]), int(r[1])) for r in session.execute(_VOCABULARY_SQL))
+            with self._lock:
+                self._vocabularies[key] = known
+        return known
+
 
 _TERM_STATS = _TermStats()
+_LETTERS = re.compile(r"[a-z]+")
+_PG_STEMMER = SnowballStemmer("english")  # PostgreSQL's english configuration stems with it
+
+
+def _pg_stem(word: str) -> str:
+    return str(_PG_STEMMER.stem_word(word))
+
+
+def _idf(total: int, frequency: int) -> float:
+    return math.log(1 + total / (1 + frequency))
 
 
 class Retriever:
@@ -239,28 +279,32 @@ class Retriever:
         self, question_embedding: Sequence[float], question_text: str, audience: str
     ) -> SearchResult:
         audiences = visible_audiences(audience)
+        question_text = normalise(question_text)  # chat spellings -> words (engine.query_words)
         q = _vector_literal(question_embedding)
         k = self.config.candidates
         with self.db.session() as session:
             prepared = session.execute(_PREPARE_SQL, {"text": question_text}).one()
             lexemes = sorted(str(lex) for lex in (prepared[2] or ()))
-            orquery = " | ".join(_quote_lexeme(lex) for lex in lexemes) or None
+            groups: dict[str, set[str]] = {}
+            weights: dict[str, float] = {}
+            if lexemes:
+                typos = {
+                    _pg_stem(w) for w in _LETTERS.findall(question_text.lower()) if may_be_typo(w)
+                }
+                groups, weights = self._term_groups(
+                    session, lexemes, typos, (prepared[3], prepared[4])
+                )
+            words = sorted(set().union(*groups.values())) if groups else []
+            orquery = " | ".join(_quote_lexeme(lex) for lex in words) or None
             rows = session.execute(
                 _SEARCH_SQL, {"q": q, "orquery": orquery, "audiences": audiences, "k": k}
             ).all()
-            doc_freq: dict[str, int] = {}
-            total_chunks = 1
-            if lexemes:
-                doc_freq, total_chunks = _TERM_STATS.lookup(
-                    session, self.db.url, lexemes, (prepared[3], prepared[4])
-                )
         vector_ids = [
             int(r.id) for r in sorted(rows, key=lambda r: r.vector_rank or 0) if r.vector_rank
         ]
         keyword_ids = [
             int(r.id) for r in sorted(rows, key=lambda r: r.keyword_rank or 0) if r.keyword_rank
         ]
-        weights = {lex: math.log(1 + total_chunks / (1 + doc_freq.get(lex, 0))) for lex in lexemes}
         total_weight = sum(weights.values())
         vector_rank = {cid: rank for rank, cid in enumerate(vector_ids, start=1)}
         keyword_rank = {cid: rank for rank, cid in enumerate(keyword_ids, start=1)}
@@ -268,7 +312,7 @@ class Retriever:
         for row in rows:
             passage_lexemes = set(row.lexemes or ())
             share = (
-                sum(w for lex, w in weights.items() if lex in passage_lexemes) / total_weight
+                sum(w for lex, w in weights.items() if groups[lex] & passage_lexemes) / total_weight
                 if total_weight
                 else 0.0
             )
@@ -290,10 +334,47 @@ class Retriever:
             replace(by_id[cid], fused_score=score) for cid, score in fused if cid in by_id
         )
         kept = tuple(p for p in candidates if self.passes_gate(p))[: self.config.max_passages]
-        quotes = tuple(find_quotes(question_text, [(p.label, p.text) for p in kept], weights))
+        others = {lex: group - {lex} for lex, group in groups.items() if len(group) > 1}
+        quotes = tuple(
+            find_quotes(question_text, [(p.label, p.text) for p in kept], weights, others)
+        )
         if not quotes:
             kept = ()  # no sentence carries the question's subject: the fixed refusal
         return SearchResult(kept, candidates, weights, quotes)
+
+    def _term_groups(
+        self,
+        session: sa.orm.Session,
+        lexemes: Sequence[str],
+        typos: set[str],
+        generation: tuple[object, ...],
+    ) -> tuple[dict[str, set[str]], dict[str, float]]:
+        """Each question lexeme -> the lexemes that count as it in a passage (itself, its
+        everyday-word synonyms, and, for a word no chunk holds, the chunk word it is a typo of),
+        and its IDF weight (its own; for a word no chunk holds, that of its commonest match)."""
+        synonyms = synonym_stems(_pg_stem)
+        groups = {lex: {lex, *synonyms.get(lex, ())} for lex in lexemes}
+        every = sorted(set().union(*groups.values()))
+        doc_freq, total = _TERM_STATS.lookup(session, self.db.url, every, generation)
+        unknown = [
+            lex
+            for lex in lexemes
+            if lex in typos and typo_limit(lex) and not any(doc_freq.get(w, 0) for w in groups[lex])
+        ]
+        if unknown:
+            vocabulary = _TERM_STATS.vocabulary(session, self.db.url)
+            for lex in unknown:
+                near = vocabulary.get(lex[:1], {})
+                fixed = closest_word(lex, near)
+                if fixed is not None:
+                    groups[lex].add(fixed)
+                    doc_freq[fixed] = near[fixed]
+        weights = {}
+        for lex, group in groups.items():
+            seen = [doc_freq[w] for w in group if doc_freq.get(w, 0)]
+            own = doc_freq.get(lex, 0)
+            weights[lex] = _idf(total, own if own else max(seen, default=0))
+        return groups, weights
 
     def passes_gate(self, passage: RetrievedPassage) -> bool:
         """Absolute evidence only, never the fused score: similarity over the model's floor

@@ -136,6 +136,43 @@ def test_no_sentence_carries_the_subject_so_the_refusal_without_a_model_call(
     assert done.citations == ()
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("wat time r u open on sat", "Day: Saturday, Building open: 9:00 to 12:30"),
+        ("wat r the parkng charges", "£1.50 per hour"),
+        ("do u have a hearin loop", "A hearing loop is fitted"),
+        ("how long do i have to starve b4 a blood test", "10 to 12 hours"),
+        ("is there a loo on the 1st floor", "on the first floor"),
+    ],
+)
+def test_chat_spellings_typos_and_everyday_words_are_answered(
+    clinic: Clinic, question: str, expected: str
+) -> None:
+    done = final(clinic.ask(question))
+    assert done.outcome is Outcome.EXTRACTIVE, done.text
+    assert any(expected in q for q in assert_quoted_from_cited_passages(done)), done.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "do u do botox",
+        "how much is a physio appt",
+        "is there a cafe 4 patients",
+        "do u have wifi",
+        "do ur doctors do home visits",
+    ],
+)
+def test_clinic_adjacent_questions_in_chat_spelling_still_get_the_refusal(
+    clinic: Clinic, question: str
+) -> None:
+    chat = FakeChat.raising()
+    done = final(clinic.ask(question, chat=chat))
+    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
+    assert done.citations == ()
+
+
 def test_a_guard_refused_model_reply_becomes_quotes_and_the_original_is_logged(
     clinic: Clinic,
 ) -> None:

@@ -1,0 +1,96 @@
+"""The query normaliser: chat spellings rewritten, everyday words widened, typos matched to a
+document word, and nothing a question says ever dropped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from engine.query_words import (
+    WORDS_PATH,
+    by_initial,
+    closest_word,
+    may_be_typo,
+    normalise,
+    synonym_stems,
+    within_edits,
+)
+
+EVALUATION = Path(__file__).resolve().parents[2] / "evaluation"
+
+
+def test_chat_spellings_become_words() -> None:
+    assert normalise("r u open on a sat") == "are you open on a Saturday"
+    assert normalise("wat time shud i b there 4 my appt") == (
+        "what time should i b there for my appointment"
+    )
+    assert normalise("whats ur phone no.") == "what is your phone number"
+
+
+def test_normalise_keeps_every_other_character_and_word() -> None:
+    question = "Do you offer Botox (on 4th May)? 4 × £20, ward 4!"
+    assert normalise(question) == question
+    assert normalise("") == ""
+
+
+def test_four_is_for_only_between_words() -> None:
+    assert normalise("how much 4 a blood test") == "how much for a blood test"
+    assert normalise("room 4 a") == "room 4 a"  # a number after a number word stays
+
+
+def test_a_typo_is_matched_to_the_closest_document_word_with_the_same_initial() -> None:
+    vocabulary = {"prescript": 12, "park": 9, "parti": 1, "fasting": 4, "vaccin": 7, "hear": 3}
+    assert closest_word("prescripton", vocabulary) == "prescript"
+    assert closest_word("parkin", vocabulary) == "park"  # misspelt "parking"
+    assert closest_word("vacin", vocabulary) == "vaccin"
+    assert closest_word("botox", vocabulary) is None  # not a document word: stays unknown
+    assert closest_word("fastnig", vocabulary) == "fasting"  # two letters swapped: one edit
+    assert closest_word("rasting", vocabulary) is None  # another first letter is another word
+    assert closest_word("haer", vocabulary) is None  # words under five letters are never respelt
+
+
+def test_only_a_word_that_is_not_english_may_be_a_typo() -> None:
+    assert may_be_typo("prescripton") and may_be_typo("parkng")
+    assert not may_be_typo("chemist")  # a real word: never respelt into "chest"
+    assert not may_be_typo("cafe") and not may_be_typo("shower")
+    assert not may_be_typo("loo") and not may_be_typo("b12")
+
+
+def test_the_most_frequent_of_equally_close_words_wins() -> None:
+    assert closest_word("parkx", {"parkz": 3, "parka": 20}) == "parka"
+    assert closest_word("parkx", {"parkz": 30, "parka": 20}) == "parkz"
+
+
+def test_by_initial_groups_a_vocabulary() -> None:
+    assert by_initial([("park", 2), ("pay", 1), ("fast", 3)]) == {
+        "p": {"park": 2, "pay": 1},
+        "f": {"fast": 3},
+    }
+
+
+def test_within_edits_counts_a_swap_as_one() -> None:
+    assert within_edits("lnog", "long", 1)
+    assert not within_edits("lnog", "lung", 1)
+
+
+def test_synonyms_are_stemmed_by_the_callers_stemmer() -> None:
+    table = synonym_stems(str.lower)
+    assert "toilet" in table["loo"]
+    assert {"vaccine", "vaccination", "injection"} <= table["jab"]
+    assert "jab" not in table["jab"]
+
+
+def test_the_word_lists_hold_words_never_questions() -> None:
+    raw = yaml.safe_load(WORDS_PATH.read_text(encoding="utf-8"))
+    assert set(raw) == {"chat", "synonyms"}
+    entries = [str(k) for k in raw["chat"]] + [str(k) for k in raw["synonyms"]]
+    entries += [str(v) for v in raw["chat"].values()]
+    entries += [str(w) for words in raw["synonyms"].values() for w in words]
+    for entry in entries:
+        assert len(entry.split()) <= 2 and "?" not in entry, entry
+    questions = set()
+    for path in EVALUATION.glob("*.yaml"):
+        for row in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            questions.add(str(row["question"]).lower().strip())
+    assert not questions & {e.lower() for e in entries}
