@@ -37,7 +37,7 @@ from PySide6.QtCore import QObject, QProcess, QTimer, Signal, Slot
 
 log = logging.getLogger(__name__)
 
-READ_ALOUD = "\N{SPEAKER WITH THREE SOUND WAVES}  Read aloud"
+READ_ALOUD = "\N{BLACK RIGHT-POINTING TRIANGLE}  Read aloud"  # a glyph every kiosk font has
 NOT_VOICES = ("mock",)  # Qt's test engine: it reports voices but makes no sound
 PROBE_TIMEOUT_MS = 20_000
 PROBE_FLAG = "--speech-probe"

@@ -4,9 +4,10 @@
 writes docs/screenshots/kiosk-<W>x<H>-<step>.png for each size (1920x1080, 1366x768,
 1280x1024, 1080x1920, 1024x768; ``--size 1366x768`` for one) and each step a patient goes
 through: welcome, keyboard (typing), long-answer (a long cited answer from its top),
-second-answer (a follow-up in the same session), emergency-keyboard (an emergency, then a tap on
-the question box), unavailable (the database down, a question kept), pin (the staff PIN pad
-after a wrong PIN).
+second-answer (a follow-up in the same session), passage-table (its source tapped: a passage
+with a table, shown one line per row), emergency-keyboard (an emergency, then a tap on the question
+box), unavailable (the database down, a question kept), pin (the staff PIN pad after a wrong PIN).
+Answers carry "Read aloud" as on a kiosk with a voice (a silent stand-in: nothing is spoken).
 
 ``--real DATA_DIR`` answers with ``engine.service.build_backend`` on a data folder that has the
 sample knowledge ingested (extractive answers when no Ollama host is configured); without it a
@@ -37,11 +38,13 @@ from kiosk_app import style  # noqa: E402
 from kiosk_app.idle import FakeClock  # noqa: E402
 from kiosk_app.window import KioskWindow  # noqa: E402
 from tests.support.fake_backend import FakeBackend, cited_answer  # noqa: E402
+from tests.support.fake_speech import FakeSpeech  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 SIZES = ((1920, 1080), (1366, 768), (1280, 1024), (1080, 1920), (1024, 768))
 FIRST = "What should I bring to my appointment?"
 SECOND = "Where can I park my car when I come to the clinic?"
+HOURS = "What time does the building open on Saturday?"
 EMERGENCY = "My husband has chest pain and is sweating"
 
 FASTING = Citation(
@@ -58,6 +61,20 @@ PARKING = Citation(
     document_title="Parking, travel and accessibility",
     heading_path="Parking, travel and accessibility > Car park",
     text="The car park is behind the building, entrance on Mill Lane.",
+    similarity=0.7,
+)
+OPENING_HOURS = Citation(
+    number=1,
+    document_slug="opening-hours-and-contact",
+    document_title="Opening hours and contact",
+    heading_path="Opening hours and contact > Opening hours",
+    text=(
+        "The building and the reception desk are open at these times:\n\n"
+        "Day | Building open | Phone lines\nMonday | 8:00 to 18:30 | 8:00 to 18:30\n"
+        "Tuesday | 8:00 to 20:00 | 8:00 to 18:30\nWednesday | 8:00 to 18:30 | 8:00 to 18:30\n"
+        "Thursday | 8:00 to 20:00 | 8:00 to 18:30\nFriday | 8:00 to 18:30 | 8:00 to 18:30\n"
+        "Saturday | 9:00 to 12:30 | closed\nSunday | closed | closed"
+    ),
     similarity=0.7,
 )
 LONG = (
@@ -82,6 +99,7 @@ def fake_backend() -> FakeBackend:
                 "are next to the main door [1].",
                 (PARKING,),
             ),
+            HOURS: cited_answer("Saturday | 9:00 to 12:30 | closed [1]", (OPENING_HOURS,)),
         },
         suggestions=[
             "Car park",
@@ -158,6 +176,7 @@ def make(
         router=None if real else router,
         check_in=check_in_backend(backend, settings) if real else None,  # as clinic-kiosk does
         kiosk_name="kiosk:screenshots",
+        speech=FakeSpeech(),
     )
     window.setWindowFlag(Qt.WindowType.FramelessWindowHint)
     window.setGeometry(0, 0, *size)
@@ -183,6 +202,14 @@ def session(
     tap(app, window.keyboard.enter_key)
     settle(app, lambda: answered(window), ms=60000)
     shoot(app, window, size, "second-answer")
+    window.chat.input.edit.setText(HOURS)
+    tap(app, window.chat.input.button)
+    settle(app, lambda: answered(window), ms=60000)
+    buttons = window.chat.view.bubbles()[-1].citation_buttons()
+    if buttons:
+        tap(app, buttons[0])
+        shoot(app, window, size, "passage-table")
+        tap(app, window.passage.close_button)
     window.chat.input.edit.setText(EMERGENCY)
     tap(app, window.chat.input.button)
     tap(app, window.chat.input.edit)  # the patient taps the question box again
