@@ -267,15 +267,20 @@ class Assistant:
         yield from self._generate(progress, history, passages)
 
     def _second_signal(self, plan: RoutePlan, timings: dict[str, float]) -> RoutePlan:
-        """The exemplar signal on the query embedding (engine.routing). On a clinical plan an
-        embedding failure keeps the clinical referral; elsewhere it surfaces as it always did."""
+        """The exemplar signal on the query embedding (engine.routing). On a clinical or
+        appointment plan an embedding failure keeps the fixed referral or booking sentence;
+        elsewhere it surfaces as it always did."""
         t = self.clock()
         try:
             plan = add_exemplar_signal(plan, self.embedder, self.exemplars)
         except Exception:
-            if plan.decision.route is not Route.CLINICAL:
+            if plan.decision.route not in (Route.CLINICAL, Route.APPOINTMENT):
                 raise
-            log.warning("exemplar signal unavailable; the clinical referral stands", exc_info=True)
+            log.warning(
+                "exemplar signal unavailable; the %s route stands",
+                plan.decision.route.value,
+                exc_info=True,
+            )
             return plan
         if plan.vector is not None:
             timings["embed"] = self.clock() - t

@@ -10,7 +10,16 @@ its own words (never by its length):
 * it points back with a pronoun (it, that, there, he, she, they...) and names at most
   ``MAX_TOPIC_WORDS_WITH_PRONOUN`` topic words of its own ("which bus goes there?", "she is 84,
   is that normal at her age?"). A dummy "it" ("is it safe to...", "does it take to...") and an
-  existential "there" ("is there a gym?") do not point back.
+  existential "there" ("is there a gym?") do not point back;
+* it says "instead" (not "instead of ..."): "can we just see a GP instead?";
+* it asks what to do next: "should I make an appointment?", "can I wait until tomorrow?", "what
+  now?" (after slurred speech such a question is part of the emergency);
+* ellipsis: the previous question named a test or procedure (a blood test, fasting, a scan, a
+  colonoscopy, a vaccine) and this one names none, only an aspect of one (results, a report,
+  water, tea, food, driving home): "how long until I get the results?" after a blood test
+  question, "is tea allowed?" after a fasting one. After any other question it stands alone.
+
+A leading interjection ("oh wait, cancel that", "actually, ...") is not a topic.
 
 Everything else stands alone and is routed and searched exactly as if it were asked alone: a
 stop route (emergency, clinical) of an earlier question never carries into it. A real follow-up
@@ -69,9 +78,38 @@ _FUNCTION_TEXT = """
     cost costs price prices pay paying charge charged free cheap expensive fee
     safe ok alright fine normal serious bad good dangerous possible allowed able worry worried
     mean means matter happen happens now until before after during while since
-    bring need do should time times day days week weeks
+    bring need do should time times day days week weeks see seen visit theyve
 """
 _FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+_INTERJECTION = re.compile(
+    r"^(?:(?:oh|ah|um|erm|hmm|well|sorry|actually|wait|hang on|on second thoughts|no|ok|okay)"
+    r" )+"
+)
+# Asking what to do next about what was said ("should I make an appointment?", "can I wait
+# until tomorrow?", "what now?"): a follow-up whatever words it names.
+_ASKS_WHAT_TO_DO = re.compile(
+    r"^(?:so |then |ok |okay |well |and )?(?:should|shall|must) (?:i|we|he|she|they)"
+    r" (?:\w+ ){0,2}?(?:make|book|see|go|come|call|ring|phone|wait|worry|be seen)\b"
+    r"|^(?:so |then |ok |okay |well |and )?(?:can|could|may) (?:i|we|he|she|they|it|this|that)"
+    r" (?:just |not |still )?wait\b"
+    r"|^(?:do|will) (?:i|we|he|she|they) (?:still )?need to (?:see|go|come|call|book|worry|wait)\b"
+    r"|\bwhat (?:should|do|can|shall|must) (?:i|we|he|she|they) do\b|\bis it too late\b"
+    r"|\bwhat now\b|\bnow what\b|\bwhat next\b"
+)
+_INSTEAD = re.compile(r"\binstead\b(?! of\b)")
+# The tests and procedures whose aspects a next question may leave unsaid (ellipsis).
+_PROCEDURE = re.compile(
+    r"\b(?:blood tests?|bloods|fasting|fast|scans?|mri|ultrasound|x ray|colonoscopy|camera test"
+    r"|bowel prep\w*|smear(?: test)?|biopsy|swabs?|urine tests?|vaccines?|vaccinations?|jabs?"
+    r"|injections?|immunisations?|sedation|ecg)\b"
+)
+# Aspects of a test that name no test of their own: "results", "water", "tea", "driving home".
+_ASPECT_TEXT = """
+    result results report reports back till ready wait waiting
+    water drink drinks drinking eat eating food tea coffee black milk juice squash snack
+    breakfast lunch dinner chew gum allowed drive driving home afterwards
+"""
+_ASPECTS = frozenset(_ASPECT_TEXT.split())
 
 
 def _tokens(text: str) -> list[str]:
@@ -82,6 +120,14 @@ def topic_words(question: str) -> list[str]:
     """The words of ``question`` that name something (not function or generic words, not
     numbers: "she is 84" names no new topic)."""
     return [t for t in _tokens(question) if t not in _FUNCTION_WORDS and not t.isdigit()]
+
+
+def _ellipsis(text: str, previous: str) -> bool:
+    """True when ``text`` names only aspects of the test that ``previous`` named."""
+    if _PROCEDURE.search(text) or not _PROCEDURE.search(normalise(previous)):
+        return False
+    topics = topic_words(text)
+    return bool(topics) and len(topics) <= 2 and all(t in _ASPECTS for t in topics)
 
 
 def _points_back(text: str) -> bool:
@@ -96,26 +142,37 @@ def _points_back(text: str) -> bool:
     return False
 
 
-def refers_back(question: str) -> bool:
-    """True when ``question`` cannot be understood without the conversation before it."""
-    text = normalise(question)
+def refers_back(question: str, previous: str | None = None) -> bool:
+    """True when ``question`` cannot be understood without the conversation before it
+    (``previous``: the stand-alone form of the question before it, when there is one)."""
+    text = _INTERJECTION.sub("", normalise(question))
     if not text:
         return False
-    if _CONNECTIVE.match(text):
+    if _CONNECTIVE.match(text) or _INSTEAD.search(text) or _ASKS_WHAT_TO_DO.search(text):
         return True
     topics = topic_words(text)
     if not topics:
+        return True
+    if previous is not None and _ellipsis(text, previous):
         return True
     if len(topics) > MAX_TOPIC_WORDS_WITH_PRONOUN:
         return False
     return bool(_WEAK_CONNECTIVE.match(text)) or _points_back(text)
 
 
+def joined_query(question: str, history: Sequence[Turn]) -> str | None:
+    """The stand-alone form of the previous question followed by ``question`` when it refers
+    back to it; None when it stands alone (or there is no history)."""
+    if not history:
+        return None
+    recent = list(history)[-MAX_CHAIN:]
+    previous = standalone_query(recent[-1].question, recent[:-1])
+    if not refers_back(question, previous):
+        return None
+    return f"{previous} {question}"
+
+
 def standalone_query(question: str, history: Sequence[Turn]) -> str:
     """The text a question is routed and searched by: itself when it stands alone, or the
     stand-alone form of the previous question followed by it when it refers back."""
-    if not history or not refers_back(question):
-        return question
-    recent = list(history)[-MAX_CHAIN:]
-    previous = standalone_query(recent[-1].question, recent[:-1])
-    return f"{previous} {question}"
+    return joined_query(question, history) or question

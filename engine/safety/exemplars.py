@@ -13,7 +13,8 @@ clinical or urgent). It only ever raises a question to a safer or more specific 
 
 Its verdict feeds :func:`engine.safety.router.combine`: a stop route from either signal wins,
 and information needs both. The thresholds were set on evaluation/questions.yaml and
-evaluation/tuning.yaml (never on evaluation/unseen.yaml) and are reported in docs/evaluation.md.
+evaluation/tuning.yaml (never on evaluation/unseen.yaml or evaluation/holdout.yaml) and are
+reported in docs/evaluation.md.
 
 It must never: call the embedder itself for a question (the caller passes the vector it already
 has), lower a route, raise on any vector, or be consulted before the deterministic emergency

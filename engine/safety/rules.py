@@ -72,8 +72,18 @@ ACTIONS = alt(
     "combine,combining,mix,mixing,switch,switching,change,changing,increase,increasing,decrease,"
     "decreasing,reduce,reducing,lower,lowering,double,doubling,halve,halving,split,crush,"
     "crushing,come off,coming off,go off,continue,continuing,keep taking,carry on,pause,"
-    "pausing,hold,withhold,give,giving,restart,resume,cut down on,use,using"
+    "pausing,hold,withhold,give,giving,restart,resume,cut down on,use,using,go on,going on,"
+    "be on,being on,put on"
 )
+# Words that make a question about money, not about how much medicine to take: "how much is a
+# rabies jab per dose?", "what does a single dose cost?". Only explicit money words: "how much is
+# a dose of calpol for my baby?" is a dose question.
+PRICE = (
+    r"\b(?:cost|costs|costing|price|prices|priced|pricing|charge|charges|charged|fee|fees|pay"
+    r"|paying|paid|pound|pounds|quid)\b|\bper (?:dose|jab|injection|vaccine|shot)\b"
+)
+# A duration, not a quantity of medicine: "how many days before my omeprazole runs out".
+_DURATION = r"(?!(?:more )?(?:days|weeks|months|working days|hours)\b)"
 SYMPTOMS = alt(
     "rash,rashes,fever,temperature,high temperature,headache,headaches,migraine,migraines,"
     "cough,coughing,sore throat,vomiting,being sick,been sick,throwing up,diarrhoea,diarrhea,"
@@ -127,10 +137,20 @@ CLINICIAN = alt(
     "health visitor,practitioner,clinician,pharmacist"
 )
 
+DEPARTMENTS = alt(
+    "paediatrics,pediatrics,dermatology,cardiology,physiotherapy,physio,womens health,"
+    "general practice,gp,the gp,the nurse,the practice nurse,the doctor"
+)
+DAYS = alt(
+    "today,tomorrow,tonight,this,next,monday,tuesday,wednesday,thursday,friday,saturday,sunday,"
+    "morning,afternoon,evening,on,before,after,asap,soon"
+)
+
 CLINICAL_RULES: Sequence[Rule] = (
     rule(
         "medicine_action",
-        rf"\b{ACTIONS} (?:\w+ ){{0,3}}?{MEDS}\b{_NOT_TAKING}",
+        # Not a duration ("how long does it take to get my insulin on repeat?").
+        rf"(?<!\bit )(?<!\bthey )\b{ACTIONS} (?:\w+ ){{0,3}}?{MEDS}\b{_NOT_TAKING}",
         rf"\bhave (?:a |an |some |any |more |another |extra |my |his |her )?{MEDS}\b{_NOT_TAKING}",
         rf"\b{MEDS} (?:is |are )?(?:safe|ok|okay|alright|dangerous|bad for)\b",
         rf"\b(?:safe|ok|okay|alright|fine) (?:to|for) (?:\w+ ){{0,3}}?{MEDS}\b",
@@ -146,8 +166,14 @@ CLINICAL_RULES: Sequence[Rule] = (
     ),
     rule(
         "dose",
-        r"\b(?:dose|doses|dosage|dosages|dosing)\b",
-        rf"\bhow (?:much|many|often) (?:\w+ ){{0,3}}?{MEDS}\b",
+        # A dose word in a price question is about money ("per dose", "a single dose cost").
+        rf"^(?!.*(?:{PRICE})).*?\b(?:dose|doses|dosage|dosages|dosing)\b",
+        # ... but a dose the person takes or gives stays a dose question, money or not.
+        r"\b(?:dose|doses|dosage|dosages)\b.{0,40}\b(?:should|can|could|do|may|must) (?:i|he|she"
+        r"|we|they|my \w+) (?:take|have|give|use)\b",
+        r"\b(?:take|taking|took|give|giving|gave|double|doubling|skip|skipped|miss|missed)"
+        r" (?:\w+ ){0,2}?(?:dose|doses)\b",
+        rf"^(?!.*(?:{PRICE})).*?\bhow (?:much|many|often) {_DURATION}(?:\w+ ){{0,3}}?{MEDS}\b",
         r"\bhow (?:much|many|often) (?:\w+ ){0,4}?(?:can|should|do|may|could) (?:i|he|she|we|they"
         r"|you|my \w+) (?:take|have|give|use)\b",
     ),
@@ -157,6 +183,9 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"|normal|dangerous|worrying|concerning|cancer|cancerous|infected|contagious"
         r"|something to worry about)\b",
         r"\bshould (?:i|we) (?:be )?(?:worried|worry|concerned|panic)\b",
+        r"\b(?:is|are|could|might) (?:this|it|that|these|those)(?: be)? (?:something|anything)"
+        r" (?:bad|serious|wrong|dangerous|nasty|sinister|worrying|to worry about)\b",
+        r"\b(?:is|are) (?:this|it|that|these|those) (?:a )?(?:bad|worrying|warning|good) signs?\b",
         r"\bdo (?:i|we) need to (?:worry|be worried|be concerned)\b",
         r"\b(?:is|was|are) (?:that|this|it|these|those) (?:too )?(?:bad|high|low)\b",
         # "is this rash on my arm serious?": the worry word may come a few words later.
@@ -172,7 +201,7 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"(?:got )?{CONDITIONS}\b",
         rf"\b(?:have|has) (?:i|he|she|they|my \w+) got {CONDITIONS}\b",
         rf"\b(?:could|can|might|would) (?:it|this|that|these) be (?:a sign of )?{CONDITIONS}\b",
-        r"\bwhat(?: s| is)? wrong with (?:me|my|him|her|them|us)\b",
+        r"\bwhat(?:s| s| is)? wrong with (?:me|my|him|her|them|us)\b",
         r"\bdiagnos(?:e|is|ed|ing)\b|\bprognosis\b",
         r"\b(?:am|is|are) (?:i|he|she|my \w+) (?:ill|sick|unwell|pregnant|infected|contagious)\b",
         rf"\b(?:i have|ive got|i got|im having|i am having|i keep getting|i keep having|i get"
@@ -198,6 +227,10 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"|abnormal|raised|elevated|borderline|positive|negative|normal|bad|good|ok|okay|fine"
         r"|healthy|too high|too low)\b",
         rf"\b(?:interpret|explain|understand|read) (?:my|his|her|these|the) (?:\w+ )?{MEASURES}\b",
+        # "my ALT came back at 80": a test the list does not name, with its value.
+        r"\b(?:my|his|her|their|our) (?:\w+ ){1,3}?(?:came|come|comes) back (?:at |as |with |"
+        r"showing )?(?:a )?(?:\d|high|low|raised|abnormal|positive|borderline)",
+        rf"\b(?:a|an|my|his|her|their) {MEASURES} (?:level |reading |result )?(?:of|at) \d",
     ),
     rule(
         "pregnancy",
@@ -232,10 +265,33 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"|a problem|a risk) (?:for|to) (?:me|him|her|them|us|my \w+|someone|somebody|people"
         r"|a person|patients) ?(?:with|who has|who have|like me|like him|like her|to|\b)",
         r"\b(?:someone|somebody|people|a person) like (?:me|him|her|us)\b",
+        # "I have MS, am I fine to have sedation?", "im on dialysis, will I be ok to..."
+        r"\b(?:i have|ive got|i got|i had|i suffer from|i am on|im on|with my|(?:he|she|my \w+)"
+        r" (?:has|had|is on)|(?:hes|shes) (?:got|on)) (?:\w+ ){0,4}?(?:am i|is he|is she|are we"
+        r"|will i be|would i be|is my \w+|will (?:he|she|my \w+) be|can i still|should i still)"
+        r" (?:\w+ )?(?:ok|okay|alright|all right|fine|safe|well enough|fit|able) to\b",
+        r"\b(?:too much|too strong|too hard|too risky|too dangerous) for (?:me|him|her|them|us"
+        r"|my \w+)\b",
+        # "my son is on steroids, can he have his jabs?", "I've had a transplant, can I still
+        # get the yellow fever vaccine?": the person's own medicine or condition, then a request.
+        rf"\b(?:im on|i am on|(?:hes|shes|theyre) on|(?:he|she|my \w+) (?:is|are) on|i take"
+        rf"|(?:he|she|my \w+) takes) (?:\w+ ){{0,3}}?{MEDS}\b.{{0,60}}\b(?:can|could|should|may"
+        rf"|is it ok for|is it safe for) (?:i|he|she|they|we|me|him|her|them|my \w+) (?:still )?"
+        rf"(?:to )?(?:have|get|go|be|do)\b",
+        rf"\b(?:i have|ive got|ive had|i had|i suffer from|(?:he|she|my \w+) (?:has|had))"
+        rf" (?:a |an )?(?:\w+ ){{0,2}}?(?:{CONDITIONS[3:-1]}|transplant|disorder|implant|pacemaker"
+        rf"|stent|valve|allergy|immune|chemo|chemotherapy|dialysis)\b.{{0,60}}\b(?:can|could"
+        rf"|should|may) (?:i|he|she|they|we|my \w+) (?:still )?(?:have|get|go|be)\b",
+        rf"\b(?:can|could|should|may) (?:i|he|she|they|we|my \w+) (?:who has|who have|with)"
+        rf" (?:a |an )?(?:\w+ ){{0,2}}?(?:{CONDITIONS[3:-1]}|transplant|disorder|implant|pacemaker"
+        rf"|stent|valve|allergy|immune|chemo|chemotherapy|dialysis)\b.{{0,40}}\b(?:have|get|go"
+        rf"|be|take)\b",
         # "which vaccines do I personally need for my trip?"
         r"\b(?:which|what) (?:\w+ ){0,2}?(?:vaccines|vaccinations|jabs|injections|immunisations"
         r"|immunizations|shots|boosters) (?:do|should|will|would|must) (?:i|we|he|she|they"
         r"|my \w+) (?:personally |actually |really )?(?:need|have|get|take)\b",
+        r"\b(?:which|what) (?:\w+ ){0,2}?(?:vaccines|vaccinations|jabs|injections|immunisations"
+        r"|immunizations|shots|boosters) does (?:my|our|his|her)(?: \w+){1,3}? need\b",
     ),
     rule(
         "medical_advice",
@@ -251,7 +307,7 @@ CLINICAL_RULES: Sequence[Rule] = (
 # Questions about the booking process or its rules: published, so information, not a booking.
 APPOINTMENT_PROCESS: Rule = rule(
     "appointment_process",
-    r"\bhow (?:do|can|should|would|does|to|far in advance|much notice|long)\b",
+    r"\bhow (?:do|can|should|would|does|to|far in advance|much|long)\b|\bis (?:it|that) free\b",
     r"\bwhat (?:is|are|s) the (?:process|procedure|policy|rules|fee|fees|charge|cost)\b",
     r"\b(?:what happens if|is there a (?:fee|charge|penalty)|notice period|cancellation fee"
     r"|cancellation policy|cancellation charge|late cancellation|fee|fees|charge|charges|cost"
@@ -277,6 +333,22 @@ APPOINTMENT_RULES: Sequence[Rule] = (
         r"|their|the|this|tomorrows|todays) (?:\w+ ){0,3}?" + APPT + r"\b",
         r"\bbook (?:me |us |him |her )?(?:in|for|with) (?:tomorrow|today|tonight|monday|tuesday"
         r"|wednesday|thursday|friday|saturday|sunday|next|this|the|a|an|dr|doctor)\b",
+        r"\b(?:cancel|reschedule|rearrange|postpone|move|change|amend|push back|bring forward"
+        r"|put back|put off) (?:my|our|his|her|their|the|this) (?:\w+ ){0,3}?" + APPT + r"\b",
+        r"\b(?:push|put|move|bring) (?:my|our|his|her|the) (?:\w+ ){0,3}?"
+        + APPT
+        + r" (?:back|forward|earlier|later|to)\b",
+        # "I can't make my physio on Thursday, please cancel it": "it" is the booking named.
+        r"^(?=.*\b(?:" + APPT[3:-1] + r"|" + CLINICIAN[3:-1] + r"|cant make|cant come|wont make"
+        r"|wont be able to (?:come|make)|not able to (?:come|make))\b).*\b(?:cancel|reschedule"
+        r"|rearrange|postpone|move|change) (?:it|that|this one|them)\b",
+        # "can you fit me in today?", "can someone see me today?"
+        r"\b(?:fit|squeeze|get|slot) (?:me|us|him|her|them|my \w+) in\b",
+        r"\b(?:can|could|will|would) (?:someone|somebody|anyone|anybody|a doctor|the doctor|a gp"
+        r"|a nurse|the nurse) (?:\w+ )?see (?:me|us|him|her|them|my \w+)\b",
+        r"\b(?:need|want|like|hoping) to be seen (?:today|tomorrow|this|asap|as soon as)\b",
+        r"\b(?:chance|possible|possibility) (?:of|to) (?:seeing|see|getting in with|getting an"
+        r" appointment with|booking in with) (?:a |an |the |dr |doctor )?\w+",
     ),
     rule(
         "see_clinician",
@@ -300,12 +372,19 @@ APPOINTMENT_RULES: Sequence[Rule] = (
         # "my first appointment" (a first visit, not a free slot).
         r"(?<!my )(?<!your )(?<!his )(?<!her )(?<!our )(?<!their )"
         r"\b(?:next|first|earliest|soonest) (?:free |available |open )?(?:\w+ ){0,2}?(?:slot"
-        r"|slots|appointment|appointments|appt)\b",
+        r"|slots|appointment|appointments|appt|opening|openings|availability)\b",
         r"\b(?:free|available|open|spare) (?:\w+ ){0,2}?(?:slot|slots|appointment|appointments"
         r"|appt|appts)\b",
         # A named clinician's free times: "when is Dr Patel free?", "any gaps with Dr Okafor".
         r"\b(?:dr|doctor|nurse) \w+ (?:\w+ ){0,3}?(?:free|available|availability|have any"
-        r" (?:space|spaces|slots|gaps|appointments|openings))\b",
+        r" (?:space|spaces|slots|gaps|appointments|openings)|got (?:open|anything|any time"
+        r"|space|time))\b",
+        r"\b(?:room|space|spaces|gap|gaps|opening|openings|availability|anything) (?:in|with|for"
+        r"|at) " + DEPARTMENTS + r"\b",
+        r"\b(?:room|space|spaces|gap|gaps|opening|openings|availability|anything free) with"
+        r" (?:\w+ ){1,2}?" + DAYS + r"\b",
+        r"\b(?:got|have|has) (?:anything|any time|any space|any room|any gaps?|any openings?)"
+        r" (?:free |available |left |open )?(?:\w+ )?" + DAYS + r"\b",
         r"\b(?:gaps|openings|space|spaces|availability) (?:with|for) (?:dr|doctor|nurse|the"
         r" \w+|a \w+)\b",
         r"\b(?:what|which|any) (?:free )?(?:slots|appointments|appts) (?:does|do|has|have|is|are)"

@@ -226,10 +226,8 @@ def test_a_standalone_row_answered_differently_in_conversation_fails_the_run(
 ) -> None:
     # Simulate the old defect (every short question joined to the previous one).
     import engine.follow_up
-    import engine.routing
 
-    monkeypatch.setattr(engine.routing, "refers_back", lambda question: True)
-    monkeypatch.setattr(engine.follow_up, "refers_back", lambda question: True)
+    monkeypatch.setattr(engine.follow_up, "refers_back", lambda question, previous=None: True)
     questions = [
         Question(
             "Where is the free parking for patients?",

@@ -110,3 +110,40 @@ def test_a_follow_up_is_classified_with_the_question_it_follows() -> None:
 def test_vectors_of_another_size_give_no_opinion() -> None:
     verdict = SMALL.classify([1.0, 0.0], FakeEmbedder())
     assert verdict.route is None
+
+
+def test_an_appointment_by_the_rules_is_still_raised_to_a_stop_route() -> None:
+    # "I'm on blood thinners, can I still have a flu jab?" reads as a booking to the rules.
+    question = "please book an appointment lump armpit tumour cancer growing"
+    assert route_by_rules(question, []).decision.route is Route.APPOINTMENT
+    plan = plan_route(question, [], FakeEmbedder(), SMALL)
+    assert plan.decision.route is Route.CLINICAL
+
+
+def test_an_appointment_stays_when_the_exemplars_see_nothing_safer() -> None:
+    plan = plan_route("please book an appointment when doctor rahman", [], FakeEmbedder(), SMALL)
+    assert plan.decision.route is Route.APPOINTMENT
+
+
+def test_the_emergency_of_the_question_followed_carries_into_a_long_follow_up() -> None:
+    embedder = FakeEmbedder()
+    history = [Turn("grandmother floor limp grey cold", "Call 999.")]
+    question = "what should we do, the kids are here and we are waiting for a taxi to town"
+    joined = f"{history[0].question} {question}"
+    # The joined text alone is too diluted to reach the emergency exemplar ...
+    assert SMALL.classify(embedder.embed_query(joined), embedder).route is None
+    # ... but the question it follows is an emergency, so the follow-up stays one.
+    plan = plan_route(question, history, embedder, SMALL)
+    assert plan.follow_up and plan.decision.route is Route.EMERGENCY
+    assert plan.decision.reason.startswith("follow-up:exemplar:emergency/person_down")
+    # The same question asked alone is not raised.
+    assert plan_route(question, [], embedder, SMALL).decision.route is Route.INFORMATION
+
+
+def test_a_clinical_verdict_of_the_question_followed_does_not_carry_on_its_own() -> None:
+    embedder = FakeEmbedder()
+    history = [Turn("lump armpit tumour", "...")]
+    assert plan_route(history[0].question, [], embedder, SMALL).decision.route is Route.CLINICAL
+    question = "and how much does it cost, which days are you open for the kids and my family then"
+    plan = plan_route(question, history, embedder, SMALL)
+    assert plan.follow_up and plan.decision.route is Route.INFORMATION

@@ -1,0 +1,181 @@
+"""Routing by class of phrasing (issue #9, second round): medicine words in money, collection and
+timing questions are information while dose and medicine questions stay clinical; appointment
+requests in everyday words; what-to-do and booking follow-ups. Adversarial on the safety side:
+no change may let a dose, a medicine action, an emergency follow-up or a stop route through."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.events import Route, Turn
+from engine.follow_up import refers_back
+from engine.routing import route_by_rules
+from engine.safety import route_question
+
+
+def _turn(question: str) -> Turn:
+    return Turn(question, "")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what is the price of one dose of the hepatitis B vaccine?",
+        "how much is the typhoid jab per dose",
+        "how much do antimalarial tablets cost on a private prescription?",
+        "how long does it take to get my levothyroxine on repeat?",
+        "how many days before my sertraline runs out should I reorder?",
+        "where do I collect my insulin once it's ready?",
+        "when should I order more of my statins before the bank holiday?",
+    ],
+)
+def test_medicine_words_in_money_collection_and_timing_questions_are_information(
+    question: str,
+) -> None:
+    assert route_question(question).route is Route.INFORMATION
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how much of my amlodipine should I take if I forgot one?",
+        "can I take two doses of my hay fever tablets?",
+        "how much is a dose of calpol for my baby",  # "how much is a" alone is not money
+        "how many ibuprofen can I take in a day",
+        "how much paracetamol is too much",
+        "what dose of vitamin D should I take, and what does it cost?",  # still has "should I take"
+        "how many days can I take naproxen for?",
+        "how often can I use my inhaler, it costs a lot",
+        "is it ok to take my insulin before the fasting blood test?",
+        "should I go on statins?",
+        "should my dad be on blood thinners?",
+    ],
+)
+def test_dose_and_medicine_questions_stay_clinical(question: str) -> None:
+    assert route_question(question).route is Route.CLINICAL
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I've got a stent, am I ok to have the sedation?",
+        "she has kidney disease, will the bowel prep be too much for her?",
+        "my leg has gone a strange colour, is that something bad?",
+        "my daughter keeps fainting, what's wrong with her?",
+        "my PTH came back at 9, what does that mean?",
+        "I have a cholesterol of 8, do I need to worry?",
+        "which jabs does my little boy need for Ghana?",
+    ],
+)
+def test_personal_safety_worry_and_result_questions_are_clinical(question: str) -> None:
+    assert route_question(question).route is Route.CLINICAL
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "can you fit me in today?",
+        "could someone see my mum this afternoon?",
+        "I need to be seen today",
+        "any chance of seeing Dr Shah on Monday?",
+        "has Dr Hughes got anything on Friday?",
+        "is there room in dermatology next week?",
+        "any space with Gareth Powell on Thursday?",
+        "earliest physio opening",
+        "I can't make my nurse appointment, please cancel it",
+        "please push back my smear test to next month",
+        "put my blood test back to Friday",
+    ],
+)
+def test_appointment_requests_in_everyday_words(question: str) -> None:
+    assert route_question(question).route is Route.APPOINTMENT
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What should I bring to my first appointment?",
+        "am I charged if I cancel my scan the day before?",
+        "how much notice do I need to give to cancel?",
+        "is there a charge for not turning up?",
+        "Is there room for a pushchair in the lift?",  # "room" with no clinic or time
+    ],
+)
+def test_booking_rules_and_preparation_stay_information(question: str) -> None:
+    assert route_question(question).route is Route.INFORMATION
+
+
+# -- follow-ups ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question"),
+    [
+        ("my arm has gone numb and my speech is slurred", "should I make an appointment?"),
+        ("my chest hurts and I'm sweating", "can I wait and see my GP tomorrow?"),
+        ("my dad's face has drooped", "can we just see a GP instead?"),
+        ("my daughter can't breathe properly", "should we come in to see you?"),
+        ("my husband has crushing chest pain", "he's 70, what now?"),
+    ],
+)
+def test_what_to_do_after_an_emergency_stays_an_emergency(earlier: str, question: str) -> None:
+    assert route_by_rules(question, [_turn(earlier)]).decision.route is Route.EMERGENCY
+
+
+def test_what_to_do_after_a_clinical_question_stays_clinical() -> None:
+    plan = route_by_rules("should I book in?", [_turn("is it normal to have a lump in my neck")])
+    assert plan.decision.route is Route.CLINICAL
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question"),
+    [
+        ("next free cardiology slot", "and dermatology?"),
+        ("When is Dr Patel free?", "how about Thursday?"),
+        ("I want to book a flu jab for next week", "oh wait, cancel that"),
+        ("I'd like to book a nurse appointment on Tuesday", "actually make it Wednesday"),
+    ],
+)
+def test_a_booking_follow_up_keeps_the_appointment_route(earlier: str, question: str) -> None:
+    plan = route_by_rules(question, [_turn(earlier)])
+    assert plan.follow_up and plan.decision.route is Route.APPOINTMENT
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how much is it?",  # asks for information about what was booked
+        "is it free?",
+        "do I need to fast?",
+        "Where can I park?",  # stands alone
+        "What time do you close on Friday?",
+    ],
+)
+def test_an_appointment_route_never_carries_into_an_information_question(question: str) -> None:
+    plan = route_by_rules(question, [_turn("I want to book a blood test for Monday")])
+    assert plan.decision.route is Route.INFORMATION
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question"),
+    [
+        ("How long do I fast before a blood test?", "can I drink water?"),
+        ("How long does a colonoscopy take?", "how long until I get the results?"),
+        ("Do I need to fast for my cholesterol test?", "is black coffee ok?"),
+    ],
+)
+def test_an_aspect_of_the_test_just_asked_about_is_a_follow_up(earlier: str, question: str) -> None:
+    assert refers_back(question, earlier)
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question"),
+    [
+        ("Where can I park?", "can I drink water?"),  # no test named before
+        ("How long do I fast before a blood test?", "Where can I park my car?"),
+        ("How long do I fast before a blood test?", "how long do MRI results take?"),  # own test
+        ("What are your opening hours?", "should I bring my passport?"),
+    ],
+)
+def test_ellipsis_needs_a_test_before_and_no_topic_of_its_own(earlier: str, question: str) -> None:
+    assert not refers_back(question, earlier)
