@@ -95,7 +95,8 @@ SYMPTOMS = alt(
     "mole,moles,wheezing,wheezy,shortness of breath,insomnia,cant sleep,anxious,anxiety,"
     "depressed,depression,panic attacks,food poisoning,earache,toothache,stomach ache,"
     "tummy ache,backache,back pain,sprain,sprained,fracture,broken,bite,bitten,sting,stung,"
-    "burn,burnt,burned,cut,wound,stitches,symptom,symptoms,unwell,ill,sick,poorly,allergy,"
+    "burn,burnt,burned,cut,wound,stitches,symptom,symptoms,unwell,ill,"
+    "sick(?! note| notes| pay| leave| line| certificate),poorly,allergy,"
     "allergic,hay fever,blood pressure,chest infection,uti,thrush,period,periods"
 )
 CONDITIONS = alt(
@@ -272,6 +273,10 @@ CLINICAL_RULES: Sequence[Rule] = (
         r" (?:\w+ )?(?:ok|okay|alright|all right|fine|safe|well enough|fit|able) to\b",
         r"\b(?:too much|too strong|too hard|too risky|too dangerous) for (?:me|him|her|them|us"
         r"|my \w+)\b",
+        # "I've been sick all night, can I still have my blood test?"
+        rf"\b(?:ive been|i have been|ive had|i had|im|i am|i feel|ive got|i have|(?:hes|shes) been"
+        rf"|(?:he|she|my \w+) (?:has been|has|is)) (?:\w+ ){{0,3}}?{SYMPTOMS}\b.{{0,60}}\b(?:can"
+        rf"|should|could) (?:i|we|he|she|they) still\b",
         # "my son is on steroids, can he have his jabs?", "I've had a transplant, can I still
         # get the yellow fever vaccine?": the person's own medicine or condition, then a request.
         rf"\b(?:im on|i am on|(?:hes|shes|theyre) on|(?:he|she|my \w+) (?:is|are) on|i take"
@@ -315,6 +320,7 @@ APPOINTMENT_PROCESS: Rule = rule(
     # "what should I bring to my first appointment?": preparing for a visit is published.
     r"\b(?:bring|wear|arrive|arriving|check in|parking|park)\b",
     r"\b(?:online|on line|website|the app|an app|by phone|over the phone|by email|by text)\b",
+    r"\b(?:referral|referred|refer)\b",
     r"\b(?:where|who) (?:do|should|can) (?:i|we)\b",
 )
 
@@ -326,7 +332,10 @@ APPOINTMENT_RULES: Sequence[Rule] = (
         r"|could you|would you|will you|please|help me|want to|need to|like to|trying to|let me"
         r"|lets|i wanted to|i was hoping to)\b(?: \w+){0,3}? (?:book|make|cancel|change"
         r"|reschedule|re schedule|move|rearrange|amend|postpone|bring forward|push back|swap"
-        r"|arrange|get|confirm|check|have)\b(?: \w+){0,4}? " + APPT + r"\b",
+        # "can I have water before a blood test?" is about the test, not a booking.
+        r"|arrange|get|confirm|check|have)\b(?: (?!before\b|b4\b|after\b|during\b)\w+){0,4}? "
+        + APPT
+        + r"\b",
         r"^(?:please )?(?:book|cancel|reschedule|rearrange|change|move|postpone|amend) (?:me |my "
         r"|an |a |the |our )?(?:\w+ ){0,3}?(?:" + APPT + r"|in|for|with)\b",
         r"\b(?:cancel|reschedule|rearrange|postpone|move|change|amend|confirm) (?:my|our|his|her"

@@ -179,3 +179,19 @@ def test_an_aspect_of_the_test_just_asked_about_is_a_follow_up(earlier: str, que
 )
 def test_ellipsis_needs_a_test_before_and_no_topic_of_its_own(earlier: str, question: str) -> None:
     assert not refers_back(question, earlier)
+
+
+@pytest.mark.parametrize(
+    ("question", "route"),
+    [
+        ("can i get a private sick note for work", Route.INFORMATION),
+        ("i get sick after every meal, what should I do?", Route.CLINICAL),
+        ("I've been sick all night, can I still have my blood test?", Route.CLINICAL),
+        ("can i have water b4 a fasting blood test", Route.INFORMATION),
+        ("can I have a blood test next week?", Route.APPOINTMENT),
+        ("can i book an mri scan without a referral", Route.INFORMATION),
+        ("I need to book a scan", Route.APPOINTMENT),
+    ],
+)
+def test_sick_notes_test_preparation_and_referrals(question: str, route: Route) -> None:
+    assert route_question(question).route is route
