@@ -188,6 +188,7 @@ class PlainTextBody(QWidget):
         super().__init__(parent)
         self._text = ""
         self._heights: dict[int, int] = {}
+        self._measure: QTextDocument | None = None  # a copy, laid out at widths not drawn
         self._doc = QTextDocument(self)
         self._doc.setUndoRedoEnabled(False)
         self._doc.setDocumentMargin(0)
@@ -233,6 +234,7 @@ class PlainTextBody(QWidget):
 
     def _changed(self) -> None:
         self._heights.clear()
+        self._measure = None
         self.updateGeometry()
         self.update()
 
@@ -241,17 +243,22 @@ class PlainTextBody(QWidget):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        if width <= 0:
-            return 0
+        if width <= 0 or not self._text:
+            return 0  # an answer's empty body takes no room (it is laid out before text comes)
         cached = self._heights.get(width)
         if cached is None:
-            # Measuring at another width re-lays out everything: remember each answer, and
-            # leave the document at the width it is drawn at.
             drawn = self._doc.textWidth()
-            self._doc.setTextWidth(width)
-            cached = self._heights[width] = self.document_height()
-            if drawn > 0 and drawn != width:
-                self._doc.setTextWidth(drawn)
+            if drawn <= 0 or drawn == width:
+                self._doc.setTextWidth(width)
+                cached = math.ceil(self._doc.size().height())
+            else:
+                # Another width than the one drawn: measure on a copy, so the drawn document is
+                # not laid out twice more (there and back) for a size hint.
+                if self._measure is None:
+                    self._measure = self._doc.clone(self)
+                self._measure.setTextWidth(width)
+                cached = math.ceil(self._measure.size().height())
+            self._heights[width] = cached
         return cached
 
     def sizeHint(self) -> QSize:
@@ -363,7 +370,10 @@ class Bubble(QFrame):
         self.body = PlainTextBody()
         self.body.setObjectName("bubbleBody")
         self.body.setFont(scaled_font(scale))
-        self.body.hide()
+        # An answer's body is in the layout from the start (0 px high while empty), so the first
+        # streamed text is laid out once at the width it is drawn at, not at a hidden widget's
+        # default width first.
+        self.body.setVisible(role == "answer")
         self.citations = QWidget()
         self.citations.setObjectName("citationList")
         self._citation_layout = QVBoxLayout(self.citations)
@@ -391,7 +401,7 @@ class Bubble(QFrame):
     def set_text(self, text: str) -> None:
         self._text = text
         self.body.setText(text)
-        self.body.setVisible(bool(text))
+        self.body.setVisible(bool(text) or self.role == "answer")
 
     def append_text(self, text: str) -> None:
         """Add streamed text at the end (only the last paragraph is laid out again)."""

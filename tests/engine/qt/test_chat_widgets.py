@@ -203,3 +203,34 @@ def test_source_caption_names_the_section_then_its_document():
     assert source_caption(car_park) == "Source: Car park (Parking, travel and accessibility)"
     whole = Citation(2, "f", "Fees", "", "x", 0.5)
     assert source_caption(whole) == "Source: Fees"
+
+
+def test_a_streamed_answer_is_laid_out_again_only_at_the_width_it_is_drawn(qtbot, monkeypatch):
+    """Each full re-layout of a long answer at another width is a stall (benchmarks/
+    stream_stall.py): a size hint for another width is measured on a copy, and an answer's body
+    is in the layout before its first text, so it is never laid out at a hidden widget's width."""
+    from PySide6.QtGui import QTextDocument
+
+    relayouts: list[float] = []
+    original = QTextDocument.setTextWidth
+
+    def counting(doc: QTextDocument, width: float) -> None:
+        if doc.textWidth() != width and len(doc.toPlainText()) > 1000:
+            relayouts.append(width)
+        original(doc, width)
+
+    monkeypatch.setattr(QTextDocument, "setTextWidth", counting)
+    view = ChatView(font_scale=2.0)
+    qtbot.addWidget(view)
+    view.resize(1300, 560)
+    view.show()
+    qtbot.waitExposed(view)
+    bubble = view.add_answer("Searching the clinic's documents...")
+    qtbot.wait(20)
+    bubble.append_text("the clinic opens at eight and closes at half past six " * 200)
+    qtbot.wait(20)
+    assert len(relayouts) <= 3, relayouts  # was 9: hidden width, there-and-back measurements
+    relayouts.clear()
+    bubble.append_text("and more words ")
+    qtbot.wait(20)
+    assert len(relayouts) <= 1, relayouts  # was 2
