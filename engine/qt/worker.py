@@ -1,9 +1,12 @@
 """Turn the engine's answer iterators into Qt signals, off the GUI thread.
 
-``AnswerWorker`` consumes one ``Iterator[AnswerEvent]`` on a ``QThread`` and emits one signal per
-event. ``AnswerRunner`` lives in the GUI thread, owns the threads (widgets never start threads),
-re-emits the worker's signals from GUI-thread slots, coalesces tokens into ~30 ms batches so a
-fast stream cannot stall the event loop, and drops everything from an answer once it is cancelled.
+``AnswerWorker`` consumes one ``Iterator[AnswerEvent]`` on a ``QThread`` and puts each event, in
+order, on a small locked queue; it signals ``events_ready`` only when the queue was empty, so a
+stream of 2,000 fast tokens costs the GUI a few queued signals, not 2,000 (each one a Python slot
+call in a single event-loop turn). ``AnswerRunner`` lives in the GUI thread, owns the threads
+(widgets never start threads), drains the queue in order from a GUI-thread slot, coalesces tokens
+into ~30 ms batches so a fast stream cannot stall the event loop, and drops everything from an
+answer once it is cancelled.
 ``BackgroundCall`` runs one plain callable (such as ``check_database``) the same way.
 
 This module must never touch a widget, and never connect a worker signal to a lambda: such a
@@ -51,10 +54,7 @@ def _gui_thread() -> QThread | None:
 class AnswerWorker(QObject):
     """Consumes one answer iterator in a worker thread. Use through :class:`AnswerRunner`."""
 
-    status = Signal(str)
-    tokens = Signal(str)
-    replaced = Signal(str, str)  # text, reason
-    finished = Signal(object)  # DoneEvent
+    events_ready = Signal()  # the queue was empty and has events now: drain it (take_events)
     failed = Signal(str, object)  # user-safe message, the exception
     stopped = Signal()  # always last: the thread may quit
 
@@ -63,6 +63,14 @@ class AnswerWorker(QObject):
         self._events = events
         self._describe = describe
         self._cancelled = threading.Event()
+        self._lock = threading.Lock()
+        self._queue: list[AnswerEvent] = []
+
+    def take_events(self) -> list[AnswerEvent]:
+        """Thread-safe: every event queued so far, in order (the runner calls it)."""
+        with self._lock:
+            taken, self._queue = self._queue, []
+        return taken
 
     def cancel(self) -> None:
         """Thread-safe: no further answer signals; the iterator is closed at the next event."""
@@ -101,14 +109,11 @@ class AnswerWorker(QObject):
             self.stopped.emit()
 
     def _emit(self, event: AnswerEvent) -> None:
-        if isinstance(event, TokenEvent):
-            self.tokens.emit(event.text)
-        elif isinstance(event, StatusEvent):
-            self.status.emit(event.text)
-        elif isinstance(event, ReplaceEvent):
-            self.replaced.emit(event.text, event.reason)
-        else:
-            self.finished.emit(event)
+        with self._lock:
+            was_empty = not self._queue
+            self._queue.append(event)
+        if was_empty:
+            self.events_ready.emit()
 
     @staticmethod
     def _close(iterator: Iterator[AnswerEvent] | None) -> None:
@@ -164,10 +169,7 @@ class AnswerRunner(QObject):
         thread = QThread()
         thread.setObjectName("answer-worker")
         worker.moveToThread(thread)
-        worker.status.connect(self._on_status)
-        worker.tokens.connect(self._on_tokens)
-        worker.replaced.connect(self._on_replaced)
-        worker.finished.connect(self._on_finished)
+        worker.events_ready.connect(self._on_events_ready)
         worker.failed.connect(self._on_failed)
         worker.stopped.connect(self._on_stopped)
         thread.started.connect(worker.run)
@@ -197,35 +199,38 @@ class AnswerRunner(QObject):
         sender = self.sender()
         return sender is not None and sender is self._current
 
-    @Slot(str)
-    def _on_status(self, text: str) -> None:
-        if self._from_current():
-            self._flush()
-            self.status.emit(text)
+    @Slot()
+    def _on_events_ready(self) -> None:
+        sender = self.sender()
+        if isinstance(sender, AnswerWorker) and sender is self._current:
+            self._drain(sender)
 
-    @Slot(str)
-    def _on_tokens(self, text: str) -> None:
-        if self._from_current():
-            self._pending.append(text)
-            if not self._flush_timer.isActive():
-                self._flush_timer.start()
-
-    @Slot(str, str)
-    def _on_replaced(self, text: str, reason: str) -> None:
-        if self._from_current():
-            self._pending.clear()
-            self._flush_timer.stop()
-            self.replaced.emit(text, reason)
-
-    @Slot(object)
-    def _on_finished(self, done: object) -> None:
-        if self._from_current():
-            self._flush()
-            self._current = None
-            self.finished.emit(done)
+    def _drain(self, worker: AnswerWorker) -> None:
+        """Handle the worker's queued events in order (GUI thread)."""
+        for event in worker.take_events():
+            if worker is not self._current:
+                return  # cancelled, or finished, by an earlier event or a slot it triggered
+            if isinstance(event, TokenEvent):
+                self._pending.append(event.text)
+                if not self._flush_timer.isActive():
+                    self._flush_timer.start()
+            elif isinstance(event, StatusEvent):
+                self._flush()
+                self.status.emit(event.text)
+            elif isinstance(event, ReplaceEvent):
+                self._pending.clear()
+                self._flush_timer.stop()
+                self.replaced.emit(event.text, event.reason)
+            elif isinstance(event, DoneEvent):
+                self._flush()
+                self._current = None
+                self.finished.emit(event)
 
     @Slot(str, object)
     def _on_failed(self, message: str, error: object) -> None:
+        sender = self.sender()
+        if isinstance(sender, AnswerWorker) and sender is self._current:
+            self._drain(sender)  # what came before the failure, in order (a replace, say)
         if self._from_current():
             self._pending.clear()
             self._flush_timer.stop()
@@ -245,6 +250,8 @@ class AnswerRunner(QObject):
         sender = self.sender()
         if not isinstance(sender, AnswerWorker):
             return
+        if sender is self._current:
+            self._drain(sender)  # the last events (their events_ready may still be queued)
         if sender is self._current:
             # The iterator ended without a DoneEvent: never leave a half answer looking final.
             self._pending.clear()
