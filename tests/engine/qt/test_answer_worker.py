@@ -201,6 +201,36 @@ def test_tokens_are_batched(qtbot, runner):
     assert 1 <= counter.count < 100
 
 
+def test_a_burst_of_tokens_reaches_the_gui_thread_as_one_queued_signal(qtbot, runner):
+    """2,000 tokens made while the GUI thread is busy cost it one slot call, not 2,000 (each a
+    Python call in one event-loop turn: a stall), and arrive whole and in order."""
+    go, made = threading.Event(), threading.Event()
+    words = [f"w{i} " for i in range(2000)]
+
+    def events():
+        try:
+            go.wait(5)
+            yield StatusEvent("Searching")
+            yield from (TokenEvent(w) for w in words)
+            yield DoneEvent("".join(words), Route.INFORMATION, Outcome.ANSWERED)
+        finally:
+            made.set()  # the worker closes the stream after queuing the DoneEvent
+
+    signals: list[int] = []
+    seen = Recorder(runner)
+    runner.start(events)
+    worker = runner._current
+    assert worker is not None
+    worker.events_ready.connect(lambda: signals.append(1))  # runs in the worker thread: counts
+    go.set()
+    assert made.wait(5)  # the GUI thread did not run meanwhile: everything is queued
+    with qtbot.waitSignal(runner.finished, timeout=5000):
+        pass
+    assert len(signals) == 1
+    assert [k for k, _ in seen.items] == ["status", "tokens", "finished"]
+    assert seen.text() == "".join(words)
+
+
 def test_cited_answer_helper_round_trips():
     events = cited_answer("one two three four five six seven eight nine ten")
     text = "".join(e.text for e in events if isinstance(e, TokenEvent))
