@@ -116,7 +116,7 @@ def main() -> int:
 
 
 def run(app: QApplication, args: argparse.Namespace, size: tuple[int, int], scale: float) -> int:
-    view = ChatView(font_scale=scale)
+    view = ChatView(font_scale=scale, touch=True)  # as the kiosk builds it
     view.resize(*size)
     view.show()
     tokens = [WORDS[i % len(WORDS)] + " " for i in range(args.tokens)]

@@ -469,6 +469,10 @@ class ChatView(QScrollArea):
         self.setObjectName("chatView")
         if touch:
             enable_touch_scrolling(self)
+            # The kiosk's wide touch scroll bar is always there: when an answer grows past the
+            # screen, nothing is wrapped again at a narrower width (a stall, and text that jumps
+            # while it is being read).
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setFrameShape(QFrame.Shape.NoFrame)
