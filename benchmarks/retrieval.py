@@ -14,11 +14,12 @@ Run: .venv/bin/python benchmarks/retrieval.py [--with-100k] [--questions N]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,6 +124,19 @@ def add_synthetic(db: Database, count: int, dimension: int, rng: random.Random) 
     print(f"  HNSW index built in {time.perf_counter() - started:.1f} s", flush=True)
 
 
+@contextlib.contextmanager
+def _query_words_off() -> Iterator[None]:
+    """Retrieval without chat-spelling rewrites, synonyms or typo corrections."""
+    saved = (retrieval.normalise, retrieval.may_be_typo, retrieval.synonym_stems)
+    retrieval.normalise = lambda text: text  # type: ignore[assignment]
+    retrieval.may_be_typo = lambda word: False  # type: ignore[assignment]
+    retrieval.synonym_stems = lambda stemmer: {}  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        retrieval.normalise, retrieval.may_be_typo, retrieval.synonym_stems = saved
+
+
 def measure(db: Database, settings: Settings, embedder: FastEmbedder, qs: list[str]) -> None:
     retriever = Retriever(db, settings)
     with db.session() as session:
@@ -167,6 +181,23 @@ def measure(db: Database, settings: Settings, embedder: FastEmbedder, qs: list[s
         full_ms += timed(lambda q=q: full(q), 2)  # type: ignore[misc]
         kept += bool(retriever.search(embedder.embed_query(q), q, "public"))
     e50, k50, f50 = (statistics.median(x) for x in (embed_ms, knn_ms, full_ms))
+    # The query normaliser (engine.query_words) alone: the same path with it switched off,
+    # interleaved with the path as shipped so both see the same machine load.
+    on_ms: list[float] = []
+    off_ms: list[float] = []
+    for q in qs:
+        on_ms += timed(lambda q=q: full(q), 2)  # type: ignore[misc]
+        with _query_words_off():
+            off_ms += timed(lambda q=q: full(q), 2)  # type: ignore[misc]
+    retrieval._TERM_STATS._vocabularies.clear()
+    with db.session() as session:
+        vocab_ms = timed(lambda: retrieval._TERM_STATS.vocabulary(session, db.url))[0]
+    print(
+        f"{'':>7}          query words on/off p50 {statistics.median(on_ms):.1f}/"
+        f"{statistics.median(off_ms):.1f} ms, p95 {percentile(on_ms, 0.95):.1f}/"
+        f"{percentile(off_ms, 0.95):.1f} ms | vocabulary read once per ingest {vocab_ms:.1f} ms",
+        flush=True,
+    )
     print(
         f"{total:>7} chunks | HNSW in plan: {'yes' if uses_hnsw else 'NO'} | "
         f"embed p50/p95 {e50:.1f}/{percentile(embed_ms, 0.95):.1f} ms | "

@@ -112,7 +112,8 @@ _CUE_WORDS = _wordset(
 
 
 _PRICE = re.compile(
-    r"[£$€]\s?\d|\d\s?(?:p|pence|pounds?)\b|\d\s?%|\bfree\b|\bno charge\b|\bnot charge\b",
+    r"[£$€]\s?\d|\d\s?(?:p|pence|pounds?)\b|\d\s?%|\bfree\b|\bno charge\b|\bnot charge\b|"
+    r"\b(?:the\s+)?full\s+(?:\w+\s+)?(?:fee|price|cost)\b",
     re.IGNORECASE,
 )
 _FREE = re.compile(r"\bfree\b|\bno charge\b|\bnot charge\b|[£$€]\s?\d|\bcharge\b", re.IGNORECASE)

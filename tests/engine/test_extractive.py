@@ -219,3 +219,28 @@ def test_a_very_long_list_is_not_glued_to_its_lead_in() -> None:
     long_list = "Bring these:\n" + "\n".join(f"- item number {i} here." for i in range(20))
     [unit] = [u for u in split_units(long_list) if u.text == "Bring these:"]
     assert unit.items == ()
+
+
+MISSED = (
+    "Fees and payment > Cancelling or changing an appointment",
+    "Please give us as much notice as you can.\n\n- Less than 24 hours' notice: we charge 50% of "
+    "the appointment fee.\n- Missed appointment without telling us: we charge the full "
+    "appointment fee.\n\nWe do not offer home visits.",
+)
+
+
+def test_the_full_fee_is_a_price_but_a_sentence_without_one_is_not() -> None:
+    quoted = quotes_for(
+        "what's the charge if i never turn up to my appointment and miss it", MISSED
+    )
+    assert any("we charge the full appointment fee" in q for q in quoted), quoted
+    assert quotes_for("how much is a home visit", MISSED) == []
+
+
+def test_a_retriever_given_alternative_counts_as_the_question_word() -> None:
+    # The retriever matched the question's "scrip" to the documents' "prescription".
+    private = ("Private prescriptions", "A private prescription costs £20, plus the medicine.")
+    weights = {"privat": 1.7, "scrip": 4.6}
+    assert find_quotes("how much is a private scrip", [private], weights) == []
+    found = find_quotes("how much is a private scrip", [private], weights, {"scrip": ["prescript"]})
+    assert [q.unit.text for q in found] == [private[1]]
