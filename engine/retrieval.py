@@ -176,6 +176,12 @@ _DOC_FREQ_SQL = sa.text(
 )
 
 
+# At most this long for the once-per-generation vocabulary read (typo correction's word list).
+VOCABULARY_TIMEOUT = "1000ms"
+# Sets the statement timeout for the rest of the transaction; returns the one it replaced.
+_TIMEOUT_SQL = sa.text(
+    "SELECT current_setting('statement_timeout'), set_config('statement_timeout', :value, true)"
+)
 _VOCABULARY_SQL = sa.text("SELECT word, ndoc FROM ts_stat('SELECT tsv FROM chunks')")
 
 _GENERATION_SQL = sa.text("SELECT count(*), max(ingested_at) FROM documents")
@@ -235,11 +241,22 @@ class _TermStats:
 
     def vocabulary(self, session: sa.orm.Session, key: str) -> dict[str, dict[str, int]]:
         """Every lexeme this connection can see, with its chunk count, by first letter (for
-        typo correction; read once per generation, after ``lookup`` has checked it)."""
+        typo correction; read once per generation, after ``lookup`` has checked it).
+
+        Reading it scans every chunk's tsvector (measured 0.2 s at 1k chunks and 1.4 s at 10k
+        on the loaded 2-core machine), so it runs under ``VOCABULARY_TIMEOUT``; past that,
+        this generation gets no typo correction (empty vocabulary) rather than a slow answer."""
         with self._lock:
             known = self._vocabularies.get(key)
         if known is None:
-            known = by_initial((str(r[0]), int(r[1])) for r in session.execute(_VOCABULARY_SQL))
+            try:
+                with session.begin_nested():  # a timeout rolls back to here, not the search
+                    before = session.execute(_TIMEOUT_SQL, {"value": VOCABULARY_TIMEOUT}).scalar()
+                    rows = session.execute(_VOCABULARY_SQL).all()
+                    session.execute(_TIMEOUT_SQL, {"value": before})
+                known = by_initial((str(r[0]), int(r[1])) for r in rows)
+            except sa.exc.OperationalError:
+                known = {}
             with self._lock:
                 self._vocabularies[key] = known
         return known

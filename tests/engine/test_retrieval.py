@@ -289,3 +289,27 @@ def test_ingest_leaves_planner_statistics_for_the_audience_filter(
             sa.text("SELECT reltuples FROM pg_class WHERE relname = 'documents'")
         ).scalar_one()
     assert estimate == 5
+
+
+# -- the query normaliser's word list ----------------------------------------------------------
+
+
+def test_a_slow_vocabulary_read_costs_the_typo_correction_not_the_answer(
+    corpus: Retriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        retrieval, "_VOCABULARY_SQL", sa.text("SELECT 'x'::text, 1 FROM pg_sleep(2)")
+    )
+    monkeypatch.setattr(retrieval, "VOCABULARY_TIMEOUT", "50ms")
+    retrieval._TERM_STATS._vocabularies.clear()
+    try:
+        typo = search(corpus, "where do I find the parkng machine", "public")
+        assert typo.candidates, "the search went on after the word list timed out"
+        assert retrieval._TERM_STATS._vocabularies[corpus.db.url] == {}
+    finally:
+        retrieval._TERM_STATS._vocabularies.clear()  # later tests read the real word list
+    # The timeout was the word list's only: the next searches run under the usual settings.
+    plain = search(corpus, "where do I find the parking machine", "public")
+    assert plain.candidates
+    with corpus.db.session() as session:
+        assert session.execute(sa.text("SHOW statement_timeout")).scalar() == "0"
