@@ -4,6 +4,7 @@ the server's ``now()``, so these never depend on the test machine's clock)."""
 from __future__ import annotations
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 
@@ -81,6 +82,9 @@ def kiosk_url(url: str, password: str = "kiosk-pw-1") -> str:
 
 
 def too_close_to_midnight(db: Database) -> bool:
-    """Same-day bookings made now could fall on tomorrow (London is UTC or UTC+1)."""
-    local = db_now(db).astimezone(dt.UTC)
-    return (local.hour >= 22 and local.minute > 50) or local.hour == 23
+    """Bookings the tests make around now (30 minutes before to 50 after) could fall on another
+    day where the clinic is: check-in matches today's date in London, on either side of midnight
+    (the old check, in UTC, missed the first minutes after a winter midnight)."""
+    local = db_now(db).astimezone(ZoneInfo("Europe/London"))
+    minutes = local.hour * 60 + local.minute
+    return minutes < 40 or minutes >= 23 * 60
