@@ -9,10 +9,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.db import Database, open_database
-from engine.embeddings import FastEmbedder
-from engine.ingest import Ingester, IngestReport
-from engine.settings import DEFAULT_EMBEDDING_MODEL, Settings
+from engine.knowledge.embeddings import FastEmbedder
+from engine.knowledge.ingest import Ingester, IngestReport
+from engine.ops.db import Database, open_database
+from engine.ops.settings import DEFAULT_EMBEDDING_MODEL, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

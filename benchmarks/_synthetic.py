@@ -8,7 +8,8 @@ clinic's documents would, and HNSW sees a realistic graph). Embedding 10,000 chu
 would take ~13 minutes on 2 cores (12-14 passages/s), hence the perturbed vectors.
 
 Rows are COPYed with the HNSW index dropped and the index is rebuilt afterwards (loading into an
-indexed table is ~6x slower), then ANALYZE runs as ``engine.ingest`` does after every change.
+indexed table is ~6x slower), then ANALYZE runs as ``engine.knowledge.ingest`` does after every
+change.
 
 Benchmarks only: this must never be imported by ``engine/`` or the apps, and never run against a
 real clinic's database (it inserts documents named ``synthetic-*``).
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import sqlalchemy as sa
 
-from engine.db import Database
+from engine.ops.db import Database
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -137,5 +138,5 @@ def add_recombined_chunks(
             )
         )
     with db.session() as session:
-        session.execute(sa.text("ANALYZE documents, chunks"))  # as engine.ingest does
+        session.execute(sa.text("ANALYZE documents, chunks"))  # as engine.knowledge.ingest does
     return count

@@ -23,9 +23,9 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 
 from benchmarks._clinic import percentile, start_sample_clinic  # noqa: E402
-from engine.answering import Assistant  # noqa: E402
+from engine.answering.assistant import Assistant  # noqa: E402
+from engine.answering.ollama_chat import OllamaChat  # noqa: E402
 from engine.events import DoneEvent  # noqa: E402
-from engine.ollama_chat import OllamaChat  # noqa: E402
 from tests.support.fake_ollama import DEFAULT_MODEL, FakeOllama, Script  # noqa: E402
 
 

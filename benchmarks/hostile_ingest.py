@@ -29,10 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.chunking import chunk_document  # noqa: E402
 from engine.errors import DocumentUnreadable  # noqa: E402
-from engine.loaders import load_document  # noqa: E402
-from engine.settings import ChunkingSettings  # noqa: E402
+from engine.knowledge.chunking import chunk_document  # noqa: E402
+from engine.knowledge.loaders import load_document  # noqa: E402
+from engine.ops.settings import ChunkingSettings  # noqa: E402
 
 HEAD = "---\ntitle: Hostile\naudience: public\n---\n"
 

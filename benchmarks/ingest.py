@@ -29,10 +29,10 @@ sys.path.insert(0, str(ROOT))
 
 import sqlalchemy as sa  # noqa: E402
 
-from engine import db as dbm  # noqa: E402
-from engine.embeddings import FastEmbedder  # noqa: E402
-from engine.ingest import EMBED_BATCH, Ingester  # noqa: E402
-from engine.settings import DEFAULT_EMBEDDING_MODEL, DatabaseSettings, Settings  # noqa: E402
+from engine.knowledge.embeddings import FastEmbedder  # noqa: E402
+from engine.knowledge.ingest import EMBED_BATCH, Ingester  # noqa: E402
+from engine.ops import db as dbm  # noqa: E402
+from engine.ops.settings import DEFAULT_EMBEDDING_MODEL, DatabaseSettings, Settings  # noqa: E402
 from tests.support.fake_embedder import FakeEmbedder  # noqa: E402
 
 SMALL_DOC = """---

@@ -4,10 +4,10 @@ p99/max and the database connections used.
 
     .venv/bin/python benchmarks/live_queue.py [--kiosks 50] [--desks 10] [--seconds 30]
 
-Each listener is an ``engine.queue_listener.ChangeListener`` (one dedicated connection, as every
-kiosk, display and desk holds); the changes are real queue moves through ``QueueService``
-(walk-in, call, in consultation, done), each committed and timed. Throw-away embedded PostgreSQL
-in /tmp; no embedding model is needed. Benchmarks only: nothing here is a test.
+Each listener is an ``engine.frontdesk.queue_listener.ChangeListener`` (one dedicated connection, as
+every kiosk, display and desk holds); the changes are real queue moves through ``QueueService``
+(walk-in, call, in consultation, done), each committed and timed. Throw-away embedded PostgreSQL in
+/tmp; no embedding model is needed. Benchmarks only: nothing here is a test.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ sys.path.insert(0, str(ROOT))
 import sqlalchemy as sa  # noqa: E402
 
 from benchmarks._clinic import percentile  # noqa: E402
-from engine.db import open_database  # noqa: E402
-from engine.queue_listener import ChangeListener  # noqa: E402
-from engine.settings import Settings  # noqa: E402
-from engine.waiting_queue import QueueService  # noqa: E402
+from engine.frontdesk.queue_listener import ChangeListener  # noqa: E402
+from engine.frontdesk.waiting_queue import QueueService  # noqa: E402
+from engine.ops.db import open_database  # noqa: E402
+from engine.ops.settings import Settings  # noqa: E402
 
 
 def main() -> int:

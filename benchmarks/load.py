@@ -50,13 +50,13 @@ import yaml  # noqa: E402
 
 from benchmarks._clinic import start_sample_clinic  # noqa: E402
 from benchmarks._synthetic import add_recombined_chunks  # noqa: E402
-from engine import retrieval  # noqa: E402
-from engine.answering import WRITING, Assistant  # noqa: E402
-from engine.db import Database  # noqa: E402
+from engine.answering import retrieval  # noqa: E402
+from engine.answering.assistant import WRITING, Assistant  # noqa: E402
+from engine.answering.ollama_chat import OllamaChat  # noqa: E402
 from engine.events import DoneEvent, Outcome, StatusEvent, TokenEvent  # noqa: E402
-from engine.ollama_chat import OllamaChat  # noqa: E402
-from engine.roles import KIOSK_ROLE, init_roles  # noqa: E402
-from engine.settings import Settings  # noqa: E402
+from engine.ops.db import Database  # noqa: E402
+from engine.ops.roles import KIOSK_ROLE, init_roles  # noqa: E402
+from engine.ops.settings import Settings  # noqa: E402
 from tests.support.fake_ollama import DEFAULT_MODEL, FakeOllama, Script  # noqa: E402
 
 # A short cited answer (~30 tokens, ~1 s at 30 tokens/s) with no figures for the guard to check.

@@ -24,16 +24,16 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from engine.citation_guard import check_answer
-from engine.db import open_database
-from engine.embeddings import load_embedder
-from engine.evaluation import load_questions
-from engine.ingest import Ingester
-from engine.openai_chat import OpenAIChat
-from engine.paths import knowledge_dir
-from engine.prompting import build_messages, offered_text
-from engine.retrieval import RetrievedPassage, Retriever
-from engine.settings import load_settings
+from engine.answering.citation_guard import check_answer
+from engine.answering.openai_chat import OpenAIChat
+from engine.answering.prompting import build_messages, offered_text
+from engine.answering.retrieval import RetrievedPassage, Retriever
+from engine.knowledge.embeddings import load_embedder
+from engine.knowledge.ingest import Ingester
+from engine.ops.db import open_database
+from engine.ops.evaluation import load_questions
+from engine.ops.paths import knowledge_dir
+from engine.ops.settings import load_settings
 
 # The first prompt (version 1), kept here only to measure the change against it.
 V1_SYSTEM = """You are the information assistant of a medical clinic. You answer practical \

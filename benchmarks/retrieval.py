@@ -29,12 +29,12 @@ import sqlalchemy as sa  # noqa: E402
 import yaml  # noqa: E402
 
 from benchmarks._clinic import percentile, start_sample_clinic  # noqa: E402
-from engine import retrieval  # noqa: E402
-from engine.db import Database  # noqa: E402
-from engine.embeddings import FastEmbedder  # noqa: E402
-from engine.retrieval import Retriever  # noqa: E402
-from engine.routing import plan_route  # noqa: E402
-from engine.settings import Settings  # noqa: E402
+from engine.answering import retrieval  # noqa: E402
+from engine.answering.retrieval import Retriever  # noqa: E402
+from engine.answering.routing import plan_route  # noqa: E402
+from engine.knowledge.embeddings import FastEmbedder  # noqa: E402
+from engine.ops.db import Database  # noqa: E402
+from engine.ops.settings import Settings  # noqa: E402
 
 SYNTHETIC_DOCUMENTS = 40
 WORDS_PER_CHUNK = 120
@@ -181,7 +181,7 @@ def measure(db: Database, settings: Settings, embedder: FastEmbedder, qs: list[s
         full_ms += timed(lambda q=q: full(q), 2)  # type: ignore[misc]
         kept += bool(retriever.search(embedder.embed_query(q), q, "public"))
     e50, k50, f50 = (statistics.median(x) for x in (embed_ms, knn_ms, full_ms))
-    # The query normaliser (engine.query_words) alone: the same path with it switched off,
+    # The query normaliser (engine.answering.query_words) alone: the same path with it switched off,
     # interleaved with the path as shipped so both see the same machine load.
     on_ms: list[float] = []
     off_ms: list[float] = []

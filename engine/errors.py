@@ -58,7 +58,8 @@ class BookingError(ClinicError):
 class SlotTaken(BookingError):
     """The slot was booked by someone else a moment ago.
 
-    ``alternatives`` holds the next free slots (``engine.booking.SlotView``) to offer instead.
+    ``alternatives`` holds the next free slots (``engine.frontdesk.booking.SlotView``) to offer
+    instead.
     """
 
     def __init__(self, message: str, alternatives: Sequence[Any] = ()) -> None:

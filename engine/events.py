@@ -1,4 +1,4 @@
-"""Typed events emitted by :func:`engine.answering.answer`.
+"""Typed events emitted by :func:`engine.answering.assistant.answer`.
 
 The engine yields these small frozen dataclasses; ``engine.qt`` turns them into Qt signals and the
 command line prints them. No callbacks, no Qt, no ORM rows in here.

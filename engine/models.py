@@ -54,8 +54,8 @@ class EmbeddingConfig(Base):
 
 
 class ModelMeasurement(Base):
-    """One measurement of a chat model (engine.qualification): the router's false escalation or
-    the qualification's useful-answer rate, with every figure as JSON."""
+    """One measurement of a chat model (engine.answering.qualification): the router's false
+    escalation or the qualification's useful-answer rate, with every figure as JSON."""
 
     __tablename__ = "model_measurements"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -148,7 +148,7 @@ class AnswerRecord(Base):
     timings: Mapped[dict[str, float]] = mapped_column(JSONB, server_default=text("'{}'"))
     prompt_tokens: Mapped[int | None] = mapped_column(Integer)
     completion_tokens: Mapped[int | None] = mapped_column(Integer)
-    prompt_version: Mapped[str | None] = mapped_column(String(32))  # engine.prompting
+    prompt_version: Mapped[str | None] = mapped_column(String(32))  # engine.answering.prompting
 
 
 class ReviewDecision(Base):

@@ -81,7 +81,8 @@ class DeskQueueSnapshot:
 
 
 class QueueSnapshotSource(Protocol):
-    """The live queue as the answering code may reach it (``engine.waiting_queue.QueueService``
-    implements it). Answering never imports the queue module: only this shape."""
+    """The live queue as the answering code may reach it
+    (``engine.frontdesk.waiting_queue.QueueService`` implements it). Answering never imports the
+    queue module: only this shape."""
 
     def desk_snapshot(self) -> DeskQueueSnapshot: ...

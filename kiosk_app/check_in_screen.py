@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.answering.queue_answers import QueueSnapshot
 from engine.errors import ValidationError
+from engine.frontdesk.references import ALPHABET, LENGTH, PREFIX
+from engine.frontdesk.waiting_queue import describe_position
 from engine.qt.worker import BackgroundCall
-from engine.queue_answers import QueueSnapshot
-from engine.references import ALPHABET, LENGTH, PREFIX
-from engine.waiting_queue import describe_position
 from kiosk_app import style
 from kiosk_app.layout import TALL, Metrics
 
@@ -365,7 +365,8 @@ class CheckInScreen(QWidget):
 
 
 class CheckInBackend(Protocol):
-    """What the check-in needs (``engine.waiting_queue.QueueService`` on the kiosk's role)."""
+    """What the check-in needs (``engine.frontdesk.waiting_queue.QueueService`` on the kiosk's
+    role)."""
 
     def check_in(
         self,

@@ -4,9 +4,9 @@
 the check is retried: after ``retry_seconds``, then (``backoff=True``, a shared server we cannot
 restart) doubling up to ``MAX_RETRY_SECONDS``; an embedded server is retried at the same short
 interval, and before each retry the backend's ``restart_database`` (when it has one: the
-:class:`DatabaseRestarter` protocol, implemented over the one server supervisor in ``engine.db``)
-starts it again through the same path as at launch. While up, a quiet heartbeat check every
-``HEARTBEAT_SECONDS`` notices a server that died under an idle kiosk before a patient's
+:class:`DatabaseRestarter` protocol, implemented over the one server supervisor in
+``engine.ops.db``) starts it again through the same path as at launch. While up, a quiet heartbeat
+check every ``HEARTBEAT_SECONDS`` notices a server that died under an idle kiosk before a patient's
 question does.
 
 Logging is one line per state change: "unavailable" (the reason, no traceback), "still

@@ -1,6 +1,6 @@
 """``clinic-kiosk``: start the public touch kiosk (full screen, locked down).
 
-Builds the public backend through ``engine.service.build_backend(settings, audience="public")``
+Builds the public backend through ``engine.ops.service.build_backend(settings, audience="public")``
 (imported lazily) and hands it to the window. The kiosk never chooses another audience.
 ``--smoke-test`` answers one question, checks in and hears a live queue update, and quits (used to
 check frozen builds).
@@ -20,10 +20,10 @@ from PySide6.QtWidgets import QApplication
 
 from engine.errors import ClinicError
 from engine.events import DoneEvent
-from engine.logs import configure_logging, install_excepthooks, remove_logging
-from engine.preflight import check_start
+from engine.ops.logs import configure_logging, install_excepthooks, remove_logging
+from engine.ops.preflight import check_start
+from engine.ops.settings import KioskSettings, Settings, load_settings
 from engine.protocols import AssistantBackend
-from engine.settings import KioskSettings, Settings, load_settings
 
 log = logging.getLogger("kiosk_app")
 
@@ -60,7 +60,7 @@ DEFAULT_PIN_REFUSED = (
 
 
 def public_backend(settings: Settings) -> AssistantBackend:
-    from engine.service import build_backend  # type: ignore[import-not-found,unused-ignore]
+    from engine.ops.service import build_backend  # type: ignore[import-not-found,unused-ignore]
 
     backend: AssistantBackend = build_backend(settings, audience="public")
     return backend
@@ -88,7 +88,7 @@ def main(argv: Sequence[str] | None = None, backend_factory: BackendFactory | No
 
 def smoke_test(backend: AssistantBackend) -> int:
     """The smoke test on an injected backend (tests): one answer through the real worker."""
-    from engine.smoke import SMOKE_QUESTION, print_answer
+    from engine.ops.smoke import SMOKE_QUESTION, print_answer
 
     backend.check_database()
     return 0 if print_answer(SMOKE_QUESTION, answer_through_worker(backend, SMOKE_QUESTION)) else 1
@@ -136,7 +136,7 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
         try:
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no screen needed
             if backend_is_real:
-                from engine.smoke import run_smoke_test
+                from engine.ops.smoke import run_smoke_test
 
                 return run_smoke_test(settings, channel="kiosk", run=answer_through_worker)
             return smoke_test(backend)
@@ -187,7 +187,7 @@ def _run(args: argparse.Namespace, settings: Settings, factory: BackendFactory) 
 def kiosk_name(settings: Settings) -> str:
     """How this kiosk is named in check-in audit lines and reception alerts (``[kiosk] name``,
     else the host name; the same name its database connection carries)."""
-    from engine.alerts import kiosk_source
+    from engine.frontdesk.alerts import kiosk_source
 
     return kiosk_source(settings)
 
@@ -201,7 +201,7 @@ def check_in_backend(backend: AssistantBackend, settings: Settings) -> Callable[
     made: list[Any] = []
 
     def queue() -> Any:
-        from engine.waiting_queue import QueueService
+        from engine.frontdesk.waiting_queue import QueueService
 
         db = database()
         if not made or made[0].db is not db:
@@ -219,7 +219,7 @@ def staff_caller(backend: AssistantBackend, settings: Settings) -> Callable[[], 
     name = kiosk_name(settings)
 
     def call() -> object:
-        from engine.alerts import AlertService
+        from engine.frontdesk.alerts import AlertService
 
         return AlertService(database()).call_staff(name)
 
@@ -228,9 +228,9 @@ def staff_caller(backend: AssistantBackend, settings: Settings) -> Callable[[], 
 
 def _run_display(args: argparse.Namespace, settings: Settings, backend: AssistantBackend) -> int:
     """The waiting-room board: read-only, so no exit PIN (it takes no input at all)."""
+    from engine.frontdesk.queue_listener import QUEUE_CHANNEL
+    from engine.frontdesk.waiting_queue import QueueService
     from engine.qt.live import LiveUpdates
-    from engine.queue_listener import QUEUE_CHANNEL
-    from engine.waiting_queue import QueueService
     from kiosk_app.display_board import DisplayBoard
 
     database = getattr(backend, "database", None)

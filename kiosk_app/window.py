@@ -28,14 +28,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.answering.queue_answers import QueueSnapshot, is_queue_question, queue_answer
 from engine.errors import DatabaseUnavailable
 from engine.events import Citation, DoneEvent, Route, Turn
+from engine.ops.settings import Settings
 from engine.protocols import AssistantBackend
 from engine.qt.chat_view import Bubble, reflow
 from engine.qt.passage_viewer import PassageViewer
 from engine.qt.worker import AnswerRunner, BackgroundCall, describe_for_public
-from engine.queue_answers import QueueSnapshot, is_queue_question, queue_answer
-from engine.settings import Settings
 from kiosk_app import style
 from kiosk_app.chat_screen import ChatScreen
 from kiosk_app.check_in_screen import CheckInBackend, CheckInController, CheckInScreen
@@ -68,7 +68,8 @@ Router = Callable[[str], Route | None]
 @runtime_checkable
 class EmergencyRecorder(Protocol):
     """A backend that writes an emergency the kiosk routed itself to the answer log
-    (``engine.service.ServiceBackend.record_emergency``; it queues while the database is down)."""
+    (``engine.ops.service.ServiceBackend.record_emergency``; it queues while the database is
+    down)."""
 
     def record_emergency(self, question: str) -> None: ...
 

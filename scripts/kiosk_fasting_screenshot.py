@@ -20,8 +20,8 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from engine.events import Route  # noqa: E402
-from engine.service import build_backend  # noqa: E402
-from engine.settings import KioskSettings, load_settings  # noqa: E402
+from engine.ops.service import build_backend  # noqa: E402
+from engine.ops.settings import KioskSettings, load_settings  # noqa: E402
 from kiosk_app import style  # noqa: E402
 from kiosk_app.idle import FakeClock  # noqa: E402
 from kiosk_app.window import KioskWindow  # noqa: E402

@@ -5,7 +5,7 @@
     xvfb-run -s "-screen 0 1920x1080x24" .venv/bin/python scripts/kiosk_openai_screenshot.py \\
         --data-dir DIR [--question "..."]
 
-Uses the real engine (``engine.service.build_backend``) on a data folder with the sample
+Uses the real engine (``engine.ops.service.build_backend``) on a data folder with the sample
 knowledge ingested, and the real Qt worker; the picture is taken while the tokens are arriving
 (the answer is still being written), then a second one when the answer is final. Writes
 docs/screenshots/kiosk-openai-backend-1920x1080.png (and ...-final.png).
@@ -20,8 +20,8 @@ from pathlib import Path
 from kiosk_screenshots import OUT, make, settle, tap  # type: ignore[import-not-found]
 from PySide6.QtWidgets import QApplication
 
-from engine.service import build_backend
-from engine.settings import KioskSettings, load_settings
+from engine.ops.service import build_backend
+from engine.ops.settings import KioskSettings, load_settings
 from kiosk_app import style
 
 SIZE = (1920, 1080)

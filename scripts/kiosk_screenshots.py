@@ -9,7 +9,7 @@ with a table, shown one line per row), emergency-keyboard (an emergency, then a 
 box), unavailable (the database down, a question kept), pin (the staff PIN pad after a wrong PIN).
 Answers carry "Read aloud" as on a kiosk with a voice (a silent stand-in: nothing is spoken).
 
-``--real DATA_DIR`` answers with ``engine.service.build_backend`` on a data folder that has the
+``--real DATA_DIR`` answers with ``engine.ops.service.build_backend`` on a data folder that has the
 sample knowledge ingested (extractive answers when no Ollama host is configured); without it a
 scripted FakeBackend answers. Screenshots are saved as 8-bit palette PNGs when ImageMagick's
 ``convert`` is installed (a fifth of the size).
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from engine.errors import DatabaseUnavailable  # noqa: E402
 from engine.events import Citation, Route  # noqa: E402
-from engine.settings import KioskSettings, Settings  # noqa: E402
+from engine.ops.settings import KioskSettings, Settings  # noqa: E402
 from kiosk_app import style  # noqa: E402
 from kiosk_app.idle import FakeClock  # noqa: E402
 from kiosk_app.window import KioskWindow  # noqa: E402
@@ -253,8 +253,8 @@ def main() -> int:
         width, height = (int(x) for x in args.size.lower().split("x"))
         sizes = ((width, height),)
     if args.real is not None:
-        from engine.service import build_backend
-        from engine.settings import load_settings
+        from engine.ops.service import build_backend
+        from engine.ops.settings import load_settings
 
         settings = load_settings(None, args.real)
         settings = settings.replace(kiosk=KioskSettings(fullscreen=False))

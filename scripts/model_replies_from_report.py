@@ -17,11 +17,11 @@ import argparse
 import json
 from pathlib import Path
 
-from engine.citation_guard import check_answer
-from engine.db import open_database
-from engine.embeddings import load_embedder
-from engine.retrieval import Retriever
-from engine.settings import load_settings
+from engine.answering.citation_guard import check_answer
+from engine.answering.retrieval import Retriever
+from engine.knowledge.embeddings import load_embedder
+from engine.ops.db import open_database
+from engine.ops.settings import load_settings
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "tests" / "data" / "model_replies.jsonl"
 

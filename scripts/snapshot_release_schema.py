@@ -19,8 +19,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.settings import Settings
+from engine.ops import db as dbm
+from engine.ops.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = """

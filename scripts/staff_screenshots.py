@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
-from engine.settings import DatabaseSettings, load_settings  # noqa: E402
+from engine.ops.settings import DatabaseSettings, load_settings  # noqa: E402
 from staff_app.login_dialog import LoginDialog  # noqa: E402
 from staff_app.services import build_services  # noqa: E402
 from staff_app.window import StaffWindow  # noqa: E402

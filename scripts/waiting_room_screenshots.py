@@ -25,11 +25,11 @@ from PySide6.QtCore import QCoreApplication, QDeadlineTimer, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication, QPushButton, QWidget  # noqa: E402
 
-from engine import db as dbm  # noqa: E402
-from engine.answer_log import AnswerLogEntry, record_answer  # noqa: E402
-from engine.settings import DatabaseSettings, KioskSettings, Settings  # noqa: E402
-from engine.users import StaffUserView  # noqa: E402
-from engine.waiting_queue import QueueService  # noqa: E402
+from engine.answering.answer_log import AnswerLogEntry, record_answer  # noqa: E402
+from engine.frontdesk.users import StaffUserView  # noqa: E402
+from engine.frontdesk.waiting_queue import QueueService  # noqa: E402
+from engine.ops import db as dbm  # noqa: E402
+from engine.ops.settings import DatabaseSettings, KioskSettings, Settings  # noqa: E402
 from kiosk_app import style  # noqa: E402
 from kiosk_app.display_board import DisplayBoard  # noqa: E402
 from kiosk_app.idle import FakeClock  # noqa: E402

@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from engine.alerts import source_label
+from engine.frontdesk.alerts import source_label
 from staff_app.errors import describe
 from staff_app.tasks import Tasks
 

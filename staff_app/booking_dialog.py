@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.booking import BookingRequest
 from engine.errors import SlotTaken, ValidationError
+from engine.frontdesk.booking import BookingRequest
 from staff_app.errors import describe
 from staff_app.services import BookingBackend
 from staff_app.tasks import Tasks

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.ingest import IngestReport
-from engine.loaders.ocr import ocr_status
+from engine.knowledge.ingest import IngestReport
+from engine.knowledge.loaders.ocr import ocr_status
 from staff_app.appointments_tab import confirm, make_table, selected_payload, set_rows
 from staff_app.errors import describe
 from staff_app.evaluation_dialog import EvaluationDialog

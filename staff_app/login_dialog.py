@@ -1,10 +1,10 @@
 """Sign-in: username and password checked by the user service on a worker thread. A wrong password
 shows one calm message and keeps the dialog open with the password cleared; Enter submits. After
 repeated failures the engine makes the account and the machine wait, then locks them
-(``engine.users``); the dialog then says how long to wait. It also shows why the last session ended
-(idle sign-out, account disabled). The dialog never says whether a given account exists, and never
-logs the password. When there is no staff account at all yet (a fresh installation), it says how IT
-creates one.
+(``engine.frontdesk.users``); the dialog then says how long to wait. It also shows why the last
+session ended (idle sign-out, account disabled). The dialog never says whether a given account
+exists, and never logs the password. When there is no staff account at all yet (a fresh
+installation), it says how IT creates one.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import AuthenticationFailed
-from engine.users import SignInLocked
+from engine.frontdesk.users import SignInLocked
 from staff_app.errors import describe
 from staff_app.services import UserBackend
 from staff_app.tasks import Tasks

@@ -3,8 +3,8 @@
 Sets the QSettings organisation and application names (window geometry only), installs the
 exception hooks (log + one sentence on screen, never a traceback), and builds the real engine
 services lazily (one database, one embedder). Signing out returns to the sign-in dialog.
-``--smoke-test --data-dir DIR`` runs ``engine.smoke.run_smoke_test`` on the staff channel and exits
-with its status, without opening a window (the frozen build is checked with it).
+``--smoke-test --data-dir DIR`` runs ``engine.ops.smoke.run_smoke_test`` on the staff channel and
+exits with its status, without opening a window (the frozen build is checked with it).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from engine.errors import ClinicError
-from engine.logs import configure_logging, install_excepthooks, remove_logging
-from engine.preflight import check_start
-from engine.settings import APP_AUTHOR, APP_NAME, Settings, load_settings
+from engine.ops.logs import configure_logging, install_excepthooks, remove_logging
+from engine.ops.preflight import check_start
+from engine.ops.settings import APP_AUTHOR, APP_NAME, Settings, load_settings
 from staff_app.errors import describe
 from staff_app.login_dialog import LoginDialog
 from staff_app.services import StaffServices, build_services
@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(args: argparse.Namespace, settings: Settings) -> int:
     if args.smoke_test:
-        from engine.smoke import run_staff_smoke_test
+        from engine.ops.smoke import run_staff_smoke_test
 
         try:
             return run_staff_smoke_test(settings)

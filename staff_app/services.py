@@ -18,15 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import ClinicError, DatabaseUnavailable, ModelUnavailable
-from engine.paths import knowledge_dir
+from engine.ops.paths import knowledge_dir
+from engine.ops.settings import SignInSettings
 from engine.protocols import AssistantBackend, Embedder
-from engine.settings import SignInSettings
 
 if TYPE_CHECKING:
-    from engine.db import Database
-    from engine.ingest import IngestReport
-    from engine.knowledge import DocumentInfo, EmbeddingInfo
-    from engine.settings import Settings
+    from engine.knowledge.catalog import DocumentInfo, EmbeddingInfo
+    from engine.knowledge.ingest import IngestReport
+    from engine.ops.db import Database
+    from engine.ops.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class EvaluationOutcome:
     """What the Knowledge tab shows after an evaluation run."""
 
     questions_file: Path
-    text: str  # engine.evaluation.format_report
+    text: str  # engine.ops.evaluation.format_report
     plot: Path | None  # PNG of the similarity distributions
     passed: bool
 
@@ -127,9 +127,9 @@ class StaffServices:
     default_questions: Path | None = None
     #: Releases the database connections (called when the app quits).
     close: Callable[[], None] | None = None
-    #: Today's waiting room (engine.waiting_queue.QueueService); None hides the Queue tab.
+    #: Today's waiting room (engine.frontdesk.waiting_queue.QueueService); None hides the Queue tab.
     queue: Any = None
-    #: Reception alerts (engine.alerts.AlertService); None shows no alerts.
+    #: Reception alerts (engine.frontdesk.alerts.AlertService); None shows no alerts.
     alerts: Any = None
     #: The database URL for live notifications (asked on a worker thread); None: no live updates.
     live_url: Callable[[], str] | None = None
@@ -152,7 +152,7 @@ class EngineResources:
         self._embedder_lock = threading.Lock()
 
     def database(self) -> Database:
-        from engine.db import open_database
+        from engine.ops.db import open_database
 
         with self._db_lock:
             if self._db is None:
@@ -160,7 +160,7 @@ class EngineResources:
             return self._db
 
     def embedder(self) -> Embedder:
-        from engine.embeddings import load_embedder
+        from engine.knowledge.embeddings import load_embedder
 
         with self._embedder_lock:
             if self._embedder is None:
@@ -217,24 +217,24 @@ class _Lazy:
 
 
 class EngineKnowledge:
-    """KnowledgeBackend over engine.knowledge and engine.ingest."""
+    """KnowledgeBackend over engine.knowledge.catalog and engine.knowledge.ingest."""
 
     def __init__(self, resources: EngineResources) -> None:
         self._resources = resources
         self.settings = resources.settings
 
     def list_documents(self) -> list[DocumentInfo]:
-        from engine.knowledge import list_documents
+        from engine.knowledge.catalog import list_documents
 
         return list_documents(self._resources.database(), self.settings)
 
     def embedding_info(self) -> EmbeddingInfo:
-        from engine.knowledge import embedding_info
+        from engine.knowledge.catalog import embedding_info
 
         return embedding_info(self._resources.database(), self.settings)
 
     def _ingester(self, user: str, progress: Progress | None = None) -> Any:
-        from engine.ingest import Ingester
+        from engine.knowledge.ingest import Ingester
 
         return Ingester(
             self._resources.database(),
@@ -284,14 +284,14 @@ def check_model_server(settings: Settings) -> str | None:
     if settings.generation.backend == "openai":
         if not settings.generation.openai_base_url:
             return EXTRACTIVE_NO_HOSTS
-        from engine.openai_chat import OpenAIChat
+        from engine.answering.openai_chat import OpenAIChat
 
         with OpenAIChat.from_settings(settings) as server:
             server.available_models()  # raises ModelUnavailable when it does not answer
         return None
     if not settings.ollama.hosts:
         return EXTRACTIVE_NO_HOSTS
-    from engine.ollama_chat import OllamaChat
+    from engine.answering.ollama_chat import OllamaChat
 
     unreachable = []
     for host in settings.ollama.hosts:
@@ -306,13 +306,13 @@ def check_model_server(settings: Settings) -> str | None:
 
 
 def evaluate(resources: EngineResources, questions_file: Path) -> EvaluationOutcome:
-    """Run engine.evaluation on ``questions_file``; the plot goes to the data folder.
+    """Run engine.ops.evaluation on ``questions_file``; the plot goes to the data folder.
 
     The measured floor is reported, not stored: applying it is a deliberate command-line step
     (``clinic-assistant evaluate``), not a side effect of a button.
     """
-    from engine.db import check_embedding_model
-    from engine.evaluation import format_report, load_questions, run_evaluation, write_plot
+    from engine.ops.db import check_embedding_model
+    from engine.ops.evaluation import format_report, load_questions, run_evaluation, write_plot
 
     questions = load_questions(questions_file)
     db = resources.database()
@@ -331,7 +331,7 @@ def evaluate(resources: EngineResources, questions_file: Path) -> EvaluationOutc
 
 def make_staff_backend(resources: EngineResources, username: str) -> AssistantBackend:
     """The signed-in user's assistant: audience staff, channel staff, the shared DB/embedder."""
-    from engine.service import ServiceBackend
+    from engine.ops.service import ServiceBackend
 
     class StaffBackend(ServiceBackend):
         def database(self) -> Database:
@@ -349,11 +349,11 @@ def make_staff_backend(resources: EngineResources, username: str) -> AssistantBa
 
 def build_services(settings: Settings, *, embedder: Embedder | None = None) -> StaffServices:
     """The real services. ``embedder`` replaces the configured model (tests pass a fake)."""
-    from engine.alerts import AlertService
-    from engine.booking import BookingService
-    from engine.review import ReviewService
-    from engine.users import UserService
-    from engine.waiting_queue import QueueService
+    from engine.frontdesk.alerts import AlertService
+    from engine.frontdesk.booking import BookingService
+    from engine.frontdesk.review import ReviewService
+    from engine.frontdesk.users import UserService
+    from engine.frontdesk.waiting_queue import QueueService
 
     resources = EngineResources(settings, embedder)
 

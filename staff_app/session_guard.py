@@ -25,7 +25,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QApplication, QLabel
 
 from engine.errors import AuthenticationFailed
-from engine.settings import SignInSettings
+from engine.ops.settings import SignInSettings
 
 # Methods that change something, per backend kind (reads are not re-checked).
 WRITES: dict[str, frozenset[str]] = {

@@ -15,9 +15,9 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
-from engine.alerts import ALERT_CHANNEL
+from engine.frontdesk.alerts import ALERT_CHANNEL
+from engine.frontdesk.queue_listener import QUEUE_CHANNEL, Change
 from engine.qt.live import LiveUpdates
-from engine.queue_listener import QUEUE_CHANNEL, Change
 from staff_app.alerts_bar import AlertsBar
 from staff_app.appointments_tab import AppointmentsTab
 from staff_app.assistant_tab import AssistantTab

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.settings import DatabaseSettings, Settings
+from engine.ops import db as dbm
+from engine.ops.settings import DatabaseSettings, Settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Never read a developer's own config file or data folder during tests (CLINIC_TEST_* are

@@ -1,4 +1,4 @@
-"""Alembic environment: runs on the connection engine.db hands over (no alembic.ini)."""
+"""Alembic environment: runs on the connection engine.ops.db hands over (no alembic.ini)."""
 
 from alembic import context
 

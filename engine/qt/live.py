@@ -1,9 +1,9 @@
 """Database notifications as Qt signals: the waiting-room queue and reception alerts, live.
 
-:class:`LiveUpdates` runs one :class:`engine.queue_listener.ChangeListener` in a worker object on
-its own QThread and re-emits each change on the GUI thread (``changed``), so widgets only consume
-a signal. The database URL is asked for on the worker thread (opening the embedded server can
-take a moment and must never block the GUI); while it cannot be had, the worker waits and asks
+:class:`LiveUpdates` runs one :class:`engine.frontdesk.queue_listener.ChangeListener` in a worker
+object on its own QThread and re-emits each change on the GUI thread (``changed``), so widgets only
+consume a signal. The database URL is asked for on the worker thread (opening the embedded server
+can take a moment and must never block the GUI); while it cannot be had, the worker waits and asks
 again. :meth:`LiveUpdates.stop` ends the thread within about a second.
 
 This module must never touch a widget from the worker thread and never poll tables.
@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from engine.queue_listener import Change, ChangeListener
+from engine.frontdesk.queue_listener import Change, ChangeListener
 
 log = logging.getLogger(__name__)
 

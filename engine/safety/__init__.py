@@ -3,7 +3,7 @@
 The public API is re-exported here; see :mod:`engine.safety.router` for the order and
 :mod:`engine.safety.rules` for where each line is drawn and why. The second, independent signal
 (:mod:`engine.safety.exemplars`, nearest labelled exemplars of the question's embedding) is not
-re-exported: it needs an embedding, and :mod:`engine.routing` applies it after the rules.
+re-exported: it needs an embedding, and :mod:`engine.answering.routing` applies it after the rules.
 """
 
 from engine.safety.model_router import (

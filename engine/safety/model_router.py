@@ -40,7 +40,7 @@ _INSTRUCTIONS = (
 
 def model_router_messages(question: str, history: Sequence[Turn] = ()) -> list[dict[str, str]]:
     """The messages the model router is asked with: the same in the engine and when
-    ``clinic-assistant evaluate`` measures the router (engine.qualification)."""
+    ``clinic-assistant evaluate`` measures the router (engine.answering.qualification)."""
     context = "\n".join(f"Q: {t.question}\nA: {t.answer}" for t in list(history)[-3:])
     return [
         {"role": "system", "content": _INSTRUCTIONS},

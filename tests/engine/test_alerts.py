@@ -10,14 +10,14 @@ import time
 
 import sqlalchemy as sa
 
-from engine.alerts import ALERT_CHANNEL, AlertService, kiosk_source, source_label
-from engine.answer_log import AnswerLogEntry, record_answer
-from engine.db import Database
+from engine.answering.answer_log import AnswerLogEntry, record_answer
 from engine.events import DoneEvent, Outcome
-from engine.queue_listener import ChangeListener
-from engine.roles import KIOSK_ROLE, init_roles
-from engine.service import ServiceBackend
-from engine.settings import KioskSettings, Settings
+from engine.frontdesk.alerts import ALERT_CHANNEL, AlertService, kiosk_source, source_label
+from engine.frontdesk.queue_listener import ChangeListener
+from engine.ops.db import Database
+from engine.ops.roles import KIOSK_ROLE, init_roles
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import KioskSettings, Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 
@@ -152,7 +152,7 @@ def test_a_kiosk_emergency_alert_says_which_kiosk(db: Database, settings: Settin
 
 def test_the_kiosk_name_can_come_from_the_environment(tmp_path) -> None:
     """One system-wide config file for a fleet: each machine may name itself."""
-    from engine.settings import load_settings
+    from engine.ops.settings import load_settings
 
     settings = load_settings(data_dir=tmp_path, environ={"CLINIC_KIOSK_NAME": "first floor"})
     assert kiosk_source(settings, host="pc-17") == "kiosk:first floor"

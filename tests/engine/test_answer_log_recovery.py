@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.answer_log import AnswerLogEntry, AnswerLogWriter
-from engine.answering import Assistant
+from engine.answering.answer_log import AnswerLogEntry, AnswerLogWriter
+from engine.answering.assistant import Assistant
 from engine.errors import DatabaseUnavailable
-from engine.settings import EmbeddingSettings, RetrievalSettings, Settings
+from engine.ops import db as dbm
+from engine.ops.settings import EmbeddingSettings, RetrievalSettings, Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 
@@ -111,7 +111,7 @@ def test_answers_written_while_the_database_is_down_are_kept_and_written_in_orde
     ]
     assert writer.pending == 0
     # One line when entries start being kept, one when they are written; no traceback.
-    lines = [r.getMessage() for r in caplog.records if r.name == "engine.answer_log"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "engine.answering.answer_log"]
     assert len(lines) == 2, lines
     assert "kept" in lines[0] and "2 kept answer(s) written" in lines[1]
     assert not any(r.exc_info for r in caplog.records)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.answering import Assistant
+from engine.answering.assistant import Assistant
 from engine.events import DoneEvent
-from engine.service import ServiceBackend
-from engine.settings import EmbeddingSettings, RetrievalSettings, Settings
+from engine.ops import db as dbm
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import EmbeddingSettings, RetrievalSettings, Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 

@@ -14,8 +14,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine.answering import EXTRACTIVE_STATUS, SEARCHING, WRITING, Assistant
-from engine.db import Database
+from engine.answering.assistant import EXTRACTIVE_STATUS, SEARCHING, WRITING, Assistant
+from engine.answering.ollama_chat import OllamaChat
+from engine.answering.prompting import PROMPT_VERSION
+from engine.answering.qualification import ROUTER, Measurement, record_measurement
+from engine.answering.retrieval import RetrievedPassage, Retriever
 from engine.errors import ModelUnavailable
 from engine.events import (
     AnswerEvent,
@@ -27,13 +30,10 @@ from engine.events import (
     TokenEvent,
     Turn,
 )
-from engine.ollama_chat import OllamaChat
-from engine.prompting import PROMPT_VERSION
+from engine.ops.db import Database
+from engine.ops.settings import Settings
 from engine.protocols import ChatModel, Embedder
-from engine.qualification import ROUTER, Measurement, record_measurement
-from engine.retrieval import RetrievedPassage, Retriever
 from engine.safety.exemplars import load_bank
-from engine.settings import Settings
 from tests.support.clinic_corpus import (
     RecordingEmbedder,
     answer_rows,

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.answering import EXTRACTIVE_STATUS, Assistant
-from engine.db import Database
+from engine.answering.assistant import EXTRACTIVE_STATUS, Assistant
+from engine.answering.openai_chat import OpenAIChat
+from engine.answering.retrieval import Retriever
 from engine.events import AnswerEvent, DoneEvent, Outcome, ReplaceEvent, StatusEvent, TokenEvent
-from engine.openai_chat import OpenAIChat
-from engine.retrieval import Retriever
-from engine.settings import Settings
+from engine.ops.db import Database
+from engine.ops.settings import Settings
 from tests.support.clinic_corpus import answer_rows, fake_settings, ingest, write_corpus
 from tests.support.fake_embedder import FakeEmbedder
 from tests.support.fake_openai import FAKE_OPENAI_MODEL, FakeOpenAI, Script

@@ -8,10 +8,10 @@ from datetime import UTC, date, datetime, time
 import pytest
 import sqlalchemy as sa
 
-from engine.booking import BookingRequest, BookingService, seed_schedule
-from engine.db import Database
 from engine.errors import BookingError, SlotTaken, ValidationError
-from engine.references import ALPHABET, new_reference, normalise_reference
+from engine.frontdesk.booking import BookingRequest, BookingService, seed_schedule
+from engine.frontdesk.references import ALPHABET, new_reference, normalise_reference
+from engine.ops.db import Database
 from tests.support.booking_clinic import LONDON, NOW, Clinic, build_clinic
 
 REFERENCE = re.compile(r"^CL-[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$")

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from engine.booking import AppointmentView, BookingRequest, BookingService
-from engine.db import Database
 from engine.errors import SlotTaken
+from engine.frontdesk.booking import AppointmentView, BookingRequest, BookingService
+from engine.ops.db import Database
 
 pytestmark = pytest.mark.slow
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from engine.chunking import Chunk, chunk_document, estimate_tokens, max_chars
-from engine.documents import Block
-from engine.settings import ChunkingSettings
+from engine.knowledge.chunking import Chunk, chunk_document, estimate_tokens, max_chars
+from engine.knowledge.documents import Block
+from engine.ops.settings import ChunkingSettings
 
 SETTINGS = ChunkingSettings(target_words=40, max_words=60)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.citation_guard import GuardResult, check_answer, is_exact_refusal
+from engine.answering.citation_guard import GuardResult, check_answer, is_exact_refusal
 
 REFUSAL = "I don't know: the clinic's documents don't answer that. Please ask at reception."
 

@@ -1,7 +1,8 @@
-"""``clinic-assistant ask`` and ``evaluate`` through ``engine.cli.main``: exit codes, output files.
+"""``clinic-assistant ask`` and ``evaluate`` through ``engine.ops.cli.main``: exit codes, output
+files.
 
-The command line has no seam for an embedder, so ``engine.embeddings.load_embedder`` is patched to
-the hash embedder (the real model has its own test in test_retrieval.py)."""
+The command line has no seam for an embedder, so ``engine.knowledge.embeddings.load_embedder`` is
+patched to the hash embedder (the real model has its own test in test_retrieval.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import pytest
 import sqlalchemy as sa
 import yaml
 
-from engine import db as dbm
-from engine import embeddings, logs, service
-from engine.cli import main
-from engine.db import Database
-from engine.settings import Settings
+from engine.knowledge import embeddings
+from engine.ops import db as dbm
+from engine.ops import logs, service
+from engine.ops.cli import main
+from engine.ops.db import Database
+from engine.ops.settings import Settings
 from tests.support.clinic_corpus import DOCUMENTED_KEYS, FAKE_MODEL, FLOOR, write_corpus
 from tests.support.fake_embedder import FakeEmbedder
 

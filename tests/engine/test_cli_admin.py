@@ -8,11 +8,11 @@ import io
 import pytest
 import sqlalchemy as sa
 
-from engine import cli_admin
-from engine.db import Database
 from engine.errors import AuthenticationFailed, ValidationError
-from engine.settings import Settings
-from engine.users import UserService
+from engine.frontdesk.users import UserService
+from engine.ops import cli_admin
+from engine.ops.db import Database
+from engine.ops.settings import Settings
 
 
 def run(settings: Settings, argv: list[str], stdin: str = "", *, mp: pytest.MonkeyPatch) -> int:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import db as dbm
-from engine.cli import cmd_db
-from engine.settings import Settings
+from engine.ops import db as dbm
+from engine.ops.cli import cmd_db
+from engine.ops.settings import Settings
 
 
 def test_backup_writes_a_restorable_dump(

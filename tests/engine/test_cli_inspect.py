@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
+from engine.ops.cli import main
 
 LEAFLET = Path(__file__).resolve().parents[1] / "data" / "fidelity" / "public" / "leaflet.pdf"
 

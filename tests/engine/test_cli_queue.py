@@ -8,10 +8,10 @@ import datetime as dt
 import pytest
 import sqlalchemy as sa
 
-from engine import cli
-from engine.db import Database
-from engine.demo_schedule import seed_schedule
-from engine.settings import Settings
+from engine.frontdesk.demo_schedule import seed_schedule
+from engine.ops import cli
+from engine.ops.db import Database
+from engine.ops.settings import Settings
 
 
 def run(settings: Settings, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> int:

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine import db as dbm
 from engine.errors import DatabaseUnavailable, SchemaMismatch
-from engine.settings import DatabaseSettings, Settings
+from engine.ops import db as dbm
+from engine.ops.settings import DatabaseSettings, Settings
 
 
 def test_schema_has_hnsw_gin_and_audience_check(db: dbm.Database) -> None:

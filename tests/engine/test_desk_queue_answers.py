@@ -10,15 +10,19 @@ import re
 
 import pytest
 
-from engine.answering import Assistant
-from engine.db import Database
-from engine.desk_queue_answers import DESK_NOT_VERIFIED, desk_queue_answer, desk_queue_question
+from engine.answering.assistant import Assistant
+from engine.answering.desk_queue_answers import (
+    DESK_NOT_VERIFIED,
+    desk_queue_answer,
+    desk_queue_question,
+)
+from engine.answering.queue_answers import LIVE_QUEUE_SLUG, checked
 from engine.events import DoneEvent, Outcome, Route
+from engine.frontdesk.waiting_queue import QueueService
+from engine.ops.db import Database
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import QueueSettings, Settings
 from engine.protocols import DeskQueueEntry, DeskQueueSnapshot
-from engine.queue_answers import LIVE_QUEUE_SLUG, checked
-from engine.service import ServiceBackend
-from engine.settings import QueueSettings, Settings
-from engine.waiting_queue import QueueService
 from tests.support.clinic_corpus import fake_settings, ingest, write_corpus
 from tests.support.fake_embedder import FakeEmbedder
 from tests.support.waiting_room import Today

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine import cli_ops
-from engine.db import Database
-from engine.doctor import Check, healthy, run_checks
-from engine.settings import DatabaseSettings, OllamaSettings, RetrievalSettings, Settings
+from engine.ops import cli_ops
+from engine.ops.db import Database
+from engine.ops.doctor import Check, healthy, run_checks
+from engine.ops.settings import DatabaseSettings, OllamaSettings, RetrievalSettings, Settings
 from tests.support.fake_ollama import DEFAULT_MODEL, FakeOllama
 
 
@@ -184,8 +184,8 @@ def test_invalid_config_file_is_blocking(tmp_path: Path, settings: Settings) -> 
 
 
 def test_default_kiosk_pin_is_a_warning_not_a_blocker(tmp_path: Path) -> None:
-    from engine.doctor import _check_kiosk_pin
-    from engine.settings import KioskSettings, Settings
+    from engine.ops.doctor import _check_kiosk_pin
+    from engine.ops.settings import KioskSettings, Settings
 
     default = _check_kiosk_pin(Settings(data_dir=tmp_path))
     assert not default.ok and not default.blocking and "exit_pin" in default.fix

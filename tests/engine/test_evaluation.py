@@ -10,9 +10,10 @@ import pytest
 import sqlalchemy as sa
 import yaml
 
-from engine.db import Database
+from engine.answering.retrieval import RetrievedPassage, Retriever, SearchResult
 from engine.errors import ConfigError
-from engine.evaluation import (
+from engine.ops.db import Database
+from engine.ops.evaluation import (
     Question,
     format_report,
     load_questions,
@@ -20,8 +21,7 @@ from engine.evaluation import (
     run_evaluation,
     write_plot,
 )
-from engine.retrieval import RetrievedPassage, Retriever, SearchResult
-from engine.settings import Settings
+from engine.ops.settings import Settings
 from tests.support.clinic_corpus import DOCUMENTED_KEYS, fake_settings, ingest, write_corpus
 from tests.support.fake_embedder import FakeEmbedder
 
@@ -225,9 +225,11 @@ def test_a_standalone_row_answered_differently_in_conversation_fails_the_run(
     db: Database, fake: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Simulate the old defect (every short question joined to the previous one).
-    import engine.follow_up
+    import engine.answering.follow_up
 
-    monkeypatch.setattr(engine.follow_up, "refers_back", lambda question, previous=None: True)
+    monkeypatch.setattr(
+        engine.answering.follow_up, "refers_back", lambda question, previous=None: True
+    )
     questions = [
         Question(
             "Where is the free parking for patients?",

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from engine.answering.routing import add_exemplar_signal, plan_route, route_by_rules
 from engine.events import Route, Turn
-from engine.routing import add_exemplar_signal, plan_route, route_by_rules
 from engine.safety import normalise
 from engine.safety.exemplars import BANK_PATH, Exemplar, ExemplarBank, load_bank
 from tests.support.fake_embedder import FakeEmbedder

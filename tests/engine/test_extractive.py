@@ -1,5 +1,5 @@
-"""Sentence-level evidence (engine.extractive, engine.sentences): splitting, tables,
-answerability, choice.
+"""Sentence-level evidence (engine.answering.extractive, engine.answering.sentences): splitting,
+tables, answerability, choice.
 
 Pure tests: no database, no embedder. The weights stand in for the retriever's IDF weights
 (rarer words weigh more)."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.extractive import MAX_QUOTES, answer_kind, choose, find_quotes
-from engine.sentences import split_units, table_rows
+from engine.answering.extractive import MAX_QUOTES, answer_kind, choose, find_quotes
+from engine.answering.sentences import split_units, table_rows
 
 PARKING = (
     "Car park",

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 import pytest
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.answering import EXTRACTIVE_INTRO, Assistant
-from engine.embeddings import load_embedder
+from engine.answering.assistant import EXTRACTIVE_INTRO, Assistant
 from engine.events import AnswerEvent, DoneEvent, Outcome, ReplaceEvent, TokenEvent
-from engine.ingest import Ingester
-from engine.paths import knowledge_dir
+from engine.knowledge.embeddings import load_embedder
+from engine.knowledge.ingest import Ingester
+from engine.ops import db as dbm
+from engine.ops.paths import knowledge_dir
+from engine.ops.settings import DatabaseSettings, Settings
 from engine.protocols import ChatModel, Embedder
-from engine.settings import DatabaseSettings, Settings
 from tests.conftest import TEMPLATE_DB, _with_db
 from tests.support.clinic_corpus import answer_rows
 from tests.support.fake_chat import FakeChat

@@ -23,14 +23,14 @@ import pytest
 import sqlalchemy as sa
 import yaml
 
-from engine import db as dbm
-from engine.answering import EXTRACTIVE_INTRO, Assistant
-from engine.chunking import max_chars
-from engine.embeddings import load_embedder
+from engine.answering.assistant import EXTRACTIVE_INTRO, Assistant
 from engine.events import DoneEvent, Outcome
-from engine.ingest import Ingester
+from engine.knowledge.chunking import max_chars
+from engine.knowledge.embeddings import load_embedder
+from engine.knowledge.ingest import Ingester
+from engine.ops import db as dbm
+from engine.ops.settings import DatabaseSettings, Settings
 from engine.protocols import Embedder
-from engine.settings import DatabaseSettings, Settings
 from tests.conftest import TEMPLATE_DB, _with_db
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "fidelity"
@@ -39,8 +39,8 @@ QUESTIONS = yaml.safe_load((CORPUS / "questions.yaml").read_text(encoding="utf-8
 QUOTE = re.compile("\u201c(.*?)\u201d \\[(\\d+)\\]", re.DOTALL)
 
 # Facts the answer path does not quote today for reasons outside the loaders (reported on #14;
-# engine/retrieval.py and engine/extractive.py decide them). Not strict: once the gate or the
-# sentence selection answers them, the run shows XPASS and the entry should go.
+# engine/answering/retrieval.py and engine/answering/extractive.py decide them). Not strict: once
+# the gate or the sentence selection answers them, the run shows XPASS and the entry should go.
 NOT_LOADER = {
     "Do I have to sign a consent form?": "retrieval gate: the keyword arm needs similarity "
     ">= 0.20; MiniLM gives this short question 0.16 against the four-sentence paragraph that "
@@ -190,7 +190,7 @@ def test_fidelity_chunks_are_bounded(corpus: Corpus) -> None:
 
 
 def test_loader_warnings_are_stored_and_listed_for_the_knowledge_tab(corpus: Corpus) -> None:
-    from engine.knowledge import list_documents
+    from engine.knowledge.catalog import list_documents
 
     documents = list_documents(corpus.db, corpus.settings)
     warnings = {Path(d.source_path).name: d.warnings for d in documents}

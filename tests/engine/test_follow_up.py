@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.answering.follow_up import refers_back, standalone_query
+from engine.answering.routing import route_by_rules
 from engine.events import Route, Turn
-from engine.follow_up import refers_back, standalone_query
-from engine.routing import route_by_rules
 
 CHEST = Turn("I've got a crushing pain in my chest", "Call 999 now.")
 WARFARIN = Turn("should I stop my blood thinners before surgery", "Please ask your doctor.")

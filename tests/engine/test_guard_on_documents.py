@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from engine.chunking import ChunkingSettings, chunk_document
-from engine.citation_guard import check_answer
-from engine.loaders import load_document
-from engine.settings import DEFAULT_REFUSAL_TEXT
+from engine.answering.citation_guard import check_answer
+from engine.knowledge.chunking import ChunkingSettings, chunk_document
+from engine.knowledge.loaders import load_document
+from engine.ops.settings import DEFAULT_REFUSAL_TEXT
 
 KNOWLEDGE = Path(__file__).resolve().parents[2] / "knowledge"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.ingest import Ingester
-from engine.settings import Settings
+from engine.knowledge.ingest import Ingester
+from engine.ops import db as dbm
+from engine.ops.settings import Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 DOC = """---
@@ -186,7 +186,7 @@ def test_changing_the_chunking_settings_reembeds(
 ) -> None:
     write(tmp_path / "k" / "public", "hours.md", "Opening hours")
     Ingester(db, FakeEmbedder(), settings).ingest_folders([tmp_path / "k"])
-    from engine.settings import ChunkingSettings
+    from engine.ops.settings import ChunkingSettings
 
     other = settings.replace(chunking=ChunkingSettings(target_words=100, max_words=200))
     report = Ingester(db, FakeEmbedder(), other).ingest_folders([tmp_path / "k"])

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine.db import Database, open_database
 from engine.events import DoneEvent
-from engine.ingest import Ingester
-from engine.service import ServiceBackend
-from engine.settings import RetrievalSettings, Settings
+from engine.knowledge.ingest import Ingester
+from engine.ops.db import Database, open_database
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import RetrievalSettings, Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 STAFF_LINE = "The courier collects specimens at 11:30 and 16:00 from the back office."
@@ -76,7 +76,7 @@ def test_kiosk_reads_as_clinic_kiosk_and_never_sees_staff_rows(
 def test_named_day_finds_the_next_such_day() -> None:
     import datetime as dt
 
-    from engine.service import named_day
+    from engine.ops.service import named_day
 
     sunday = dt.datetime(2026, 11, 29, 10, 0)
     assert named_day("next free slot on tuesday morning", sunday) == dt.date(2026, 12, 1)
@@ -91,8 +91,8 @@ def test_kiosk_on_a_shared_server_answers_through_the_clinic_kiosk_dsn(
 ) -> None:
     """IT's set-up: `db init-roles`, then the kiosk's DSN names clinic_kiosk. It must answer,
     log its answers, and never migrate or read staff rows."""
-    from engine.roles import init_roles
-    from engine.settings import DatabaseSettings
+    from engine.ops.roles import init_roles
+    from engine.ops.settings import DatabaseSettings
 
     knowledge = tmp_path / "knowledge"
     (knowledge / "public").mkdir(parents=True)

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine.answer_log import AnswerLogEntry, record_answer
-from engine.db import Database, open_database
+from engine.answering.answer_log import AnswerLogEntry, record_answer
 from engine.errors import DatabaseUnavailable
-from engine.service import ServiceBackend
-from engine.settings import Settings
+from engine.ops.db import Database, open_database
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 QUESTION = "my husband has chest pain and is sweating"

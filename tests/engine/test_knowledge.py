@@ -7,16 +7,16 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.ingest import Ingester
-from engine.knowledge import (
+from engine.knowledge.catalog import (
     STATUS_CHANGED,
     STATUS_MISSING,
     STATUS_OK,
     embedding_info,
     list_documents,
 )
-from engine.settings import Settings
+from engine.knowledge.ingest import Ingester
+from engine.ops import db as dbm
+from engine.ops.settings import Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 PARK = "Parking is behind the building."

@@ -12,11 +12,11 @@ import pytest
 from docx.enum.style import WD_STYLE_TYPE
 from fpdf import FPDF
 
-from engine.chunking import chunk_document
-from engine.documents import Block, parse_metadata_pairs, title_from_filename
 from engine.errors import DocumentUnreadable
-from engine.loaders import SUPPORTED_SUFFIXES, load_document
-from engine.settings import ChunkingSettings
+from engine.knowledge.chunking import chunk_document
+from engine.knowledge.documents import Block, parse_metadata_pairs, title_from_filename
+from engine.knowledge.loaders import SUPPORTED_SUFFIXES, load_document
+from engine.ops.settings import ChunkingSettings
 
 LONG_1 = (
     "The car park is behind the main building and has forty spaces, including six blue badge "

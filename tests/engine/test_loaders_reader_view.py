@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.loaders import load_document
+from engine.knowledge.loaders import load_document
 
 WIKI = """---
 title: Repeat prescriptions

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from engine.errors import DatabaseUnavailable
-from engine.logs import install_excepthooks
+from engine.ops.logs import install_excepthooks
 
 
 @pytest.fixture
@@ -59,8 +59,8 @@ def test_configure_logging_rotates_in_the_log_folder_and_can_be_called_again(
 ) -> None:
     from pathlib import Path
 
-    from engine import logs
-    from engine.settings import Settings
+    from engine.ops import logs
+    from engine.ops.settings import Settings
 
     assert isinstance(tmp_path, Path)
     root = logging.getLogger()

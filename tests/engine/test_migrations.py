@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine import db as dbm
 from engine.models import Base
+from engine.ops import db as dbm
 
 SNAPSHOTS = sorted((Path(__file__).parent.parent / "data").glob("release-*.sql"))
 TABLES = (

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from engine.citation_guard import check_answer
-from engine.settings import DEFAULT_REFUSAL_TEXT
+from engine.answering.citation_guard import check_answer
+from engine.ops.settings import DEFAULT_REFUSAL_TEXT
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "model_replies.jsonl"
 EXPECTATIONS = {"shown", "refusal", "refused"}

@@ -10,8 +10,8 @@ from fpdf import FPDF
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.errors import DocumentUnreadable
-from engine.loaders import load_document
-from engine.loaders.ocr import ocr_status, tesseract_path
+from engine.knowledge.loaders import load_document
+from engine.knowledge.loaders.ocr import ocr_status, tesseract_path
 
 FONT = Path(matplotlib.__file__).parent / "mpl-data" / "fonts" / "ttf" / "DejaVuSans.ttf"
 LINES = [

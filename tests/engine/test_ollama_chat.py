@@ -1,4 +1,4 @@
-"""The real ollama client, through engine.ollama_chat, against the fake Ollama server."""
+"""The real ollama client, through engine.answering.ollama_chat, against the fake Ollama server."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.answering.ollama_chat import OllamaChat, OllamaEmbedder
 from engine.errors import ConfigError, EmbeddingUnavailable, ModelUnavailable
-from engine.ollama_chat import OllamaChat, OllamaEmbedder
+from engine.ops.settings import OllamaSettings, Settings, load_settings
 from engine.protocols import ChatDelta, ChatModel, Embedder
-from engine.settings import OllamaSettings, Settings, load_settings
 from tests.support.fake_ollama import (
     CLIENT_DISCONNECTED,
     COMPLETED,

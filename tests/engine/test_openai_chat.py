@@ -1,4 +1,5 @@
-"""The official openai client, through engine.openai_chat, against a fake OpenAI-compatible server.
+"""The official openai client, through engine.answering.openai_chat, against a fake
+OpenAI-compatible server.
 
 Every failure a patient could meet at the kiosk (server down, stream dropped or cut, an error
 event, a model the server does not serve, a hang, a reply cut at the token limit) must surface
@@ -13,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from engine.answering.openai_chat import OpenAIChat
 from engine.errors import ConfigError, ModelUnavailable
-from engine.openai_chat import OpenAIChat
+from engine.ops.service import build_chat
+from engine.ops.settings import load_settings
 from engine.protocols import ChatModel
 from engine.safety import MODEL_ROUTER_SCHEMA
-from engine.service import build_chat
-from engine.settings import load_settings
 from tests.support.fake_openai import FAKE_OPENAI_MODEL, FakeOpenAI, Script
 
 MESSAGES = [

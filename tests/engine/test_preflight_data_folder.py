@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import ConfigError
-from engine.preflight import check_data_dir
+from engine.ops.preflight import check_data_dir
 
 
 def mode(path: Path) -> int:

@@ -5,16 +5,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from engine.events import Turn
-from engine.prompting import (
+from engine.answering.prompting import (
     PROMPT_VERSION,
     QUESTION_REMINDER,
     SYSTEM_PROMPT,
     build_messages,
     offered_text,
 )
-from engine.retrieval import RetrievedPassage
-from engine.settings import DEFAULT_REFUSAL_TEXT
+from engine.answering.retrieval import RetrievedPassage
+from engine.events import Turn
+from engine.ops.settings import DEFAULT_REFUSAL_TEXT
 
 REFUSAL = DEFAULT_REFUSAL_TEXT
 

@@ -15,15 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
-from engine import db as dbm
-from engine import embeddings, logs, service
-from engine.answering import Assistant
-from engine.cli import main
-from engine.db import Database
-from engine.doctor import _check_measurements
-from engine.evaluation import Question
-from engine.events import DoneEvent, Outcome
-from engine.qualification import (
+from engine.answering.assistant import Assistant
+from engine.answering.qualification import (
     GENERATION,
     ROUTER,
     Measurement,
@@ -32,8 +25,16 @@ from engine.qualification import (
     record_measurement,
     router_verdict,
 )
-from engine.retrieval import Retriever
-from engine.settings import Settings, load_settings
+from engine.answering.retrieval import Retriever
+from engine.events import DoneEvent, Outcome
+from engine.knowledge import embeddings
+from engine.ops import db as dbm
+from engine.ops import logs, service
+from engine.ops.cli import main
+from engine.ops.db import Database
+from engine.ops.doctor import _check_measurements
+from engine.ops.evaluation import Question
+from engine.ops.settings import Settings, load_settings
 from tests.support.clinic_corpus import FAKE_MODEL, FLOOR, fake_settings, ingest, write_corpus
 from tests.support.fake_chat import FakeChat
 from tests.support.fake_embedder import FakeEmbedder

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from engine.query_words import (
+from engine.answering.query_words import (
     WORDS_PATH,
     by_initial,
     closest_word,

@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 
-from engine.queue_answers import (
+from engine.answering.queue_answers import (
     NOT_CHECKED_IN,
     NOT_VERIFIED,
     QueueSnapshot,

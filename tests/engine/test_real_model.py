@@ -15,17 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from engine.db import Database
-from engine.evaluation import Question
+from engine.answering.openai_chat import OpenAIChat
+from engine.answering.qualification import GENERATION, latest_measurement
 from engine.events import Outcome
-from engine.generation_qualification import (
+from engine.ops.db import Database
+from engine.ops.evaluation import Question
+from engine.ops.generation_qualification import (
     format_qualification,
     record_qualification,
     run_generation_trial,
 )
-from engine.openai_chat import OpenAIChat
-from engine.qualification import GENERATION, latest_measurement
-from engine.settings import Settings
+from engine.ops.settings import Settings
 from tests.support.clinic_corpus import fake_settings, ingest, write_corpus
 from tests.support.fake_embedder import FakeEmbedder
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.answer_log import AnswerLogEntry, purge_expired, record_answer
-from engine.review import ReviewService
+from engine.answering.answer_log import AnswerLogEntry, purge_expired, record_answer
+from engine.frontdesk.review import ReviewService
+from engine.ops import db as dbm
 
 
 def entry(question: str) -> AnswerLogEntry:

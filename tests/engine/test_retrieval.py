@@ -8,10 +8,15 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine import retrieval
-from engine.db import Database
-from engine.retrieval import Retriever, SearchResult, reciprocal_rank_fusion, visible_audiences
-from engine.settings import Settings
+from engine.answering import retrieval
+from engine.answering.retrieval import (
+    Retriever,
+    SearchResult,
+    reciprocal_rank_fusion,
+    visible_audiences,
+)
+from engine.ops.db import Database
+from engine.ops.settings import Settings
 from tests.support.clinic_corpus import (
     COURIER_TEXT,
     FLOOR,
@@ -255,7 +260,7 @@ def test_the_one_statement_search_keeps_the_hnsw_index(corpus: Retriever, db: Da
 def test_real_model_finds_a_paraphrase_and_rejects_the_unrelated(
     db: Database, settings: Settings, tmp_path: Path, model_cache_dir: Path
 ) -> None:
-    from engine.embeddings import FastEmbedder
+    from engine.knowledge.embeddings import FastEmbedder
 
     embedder = FastEmbedder("sentence-transformers/all-MiniLM-L6-v2", model_cache_dir)
     ingest(db, settings, write_corpus(tmp_path / "k"), embedder)

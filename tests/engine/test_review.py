@@ -8,9 +8,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from engine.db import Database
 from engine.errors import ValidationError
-from engine.review import GENESIS_HASH, ReviewService
+from engine.frontdesk.review import GENESIS_HASH, ReviewService
+from engine.ops.db import Database
 
 NOW = datetime(2030, 6, 5, 12, 0, tzinfo=UTC)  # Wednesday
 

@@ -9,8 +9,8 @@ import psycopg
 import pytest
 import sqlalchemy as sa
 
-from engine.db import Database
-from engine.roles import KIOSK_ROLE, STAFF_ROLE, init_roles
+from engine.ops.db import Database
+from engine.ops.roles import KIOSK_ROLE, STAFF_ROLE, init_roles
 
 VECTOR = "[" + ", ".join(["0.1"] * 384) + "]"
 STAFF_SECRET = "Internal rate for locum cover is 412 pounds"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.answering.follow_up import refers_back
+from engine.answering.routing import route_by_rules
 from engine.events import Route, Turn
-from engine.follow_up import refers_back
-from engine.routing import route_by_rules
 from engine.safety import route_question
 
 

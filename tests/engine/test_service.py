@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from engine import service
-from engine.db import Database
 from engine.errors import DatabaseUnavailable
 from engine.events import AnswerEvent, DoneEvent, Outcome, Route
-from engine.service import ServiceBackend, build_backend
-from engine.settings import DatabaseSettings, Settings
+from engine.ops import service
+from engine.ops.db import Database
+from engine.ops.service import ServiceBackend, build_backend
+from engine.ops.settings import DatabaseSettings, Settings
 from tests.support.clinic_corpus import (
     COURIER_TEXT,
     answer_rows,

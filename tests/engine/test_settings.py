@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import ConfigError
-from engine.settings import DEFAULT_EMBEDDING_MODEL, RetrievalSettings, load_settings
+from engine.ops.settings import DEFAULT_EMBEDDING_MODEL, RetrievalSettings, load_settings
 
 
 def _write(tmp_path: Path, text: str) -> Path:
@@ -134,7 +134,9 @@ def test_per_model_floors_merge_with_the_defaults(tmp_path: Path) -> None:
 
 
 def test_no_file_means_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("engine.settings.default_config_files", lambda: [tmp_path / "none.toml"])
+    monkeypatch.setattr(
+        "engine.ops.settings.default_config_files", lambda: [tmp_path / "none.toml"]
+    )
     s = load_settings(data_dir=tmp_path, environ={})
     assert s.config_file is None
     assert s.ollama.hosts == ()
@@ -144,7 +146,7 @@ def test_no_file_means_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_logs_go_to_the_platform_log_folder_unless_the_data_folder_moves(tmp_path: Path) -> None:
     import platformdirs
 
-    from engine.settings import APP_AUTHOR, APP_NAME
+    from engine.ops.settings import APP_AUTHOR, APP_NAME
 
     default = load_settings(environ={})
     assert default.log_dir == Path(platformdirs.user_log_dir(APP_NAME, APP_AUTHOR))

@@ -12,10 +12,10 @@ import json
 import pytest
 import sqlalchemy as sa
 
-from engine.db import Database
 from engine.errors import AuthenticationFailed, ValidationError
-from engine.settings import SignInSettings
-from engine.users import AccountClosed, SignInLocked, UserService, check_password_policy
+from engine.frontdesk.users import AccountClosed, SignInLocked, UserService, check_password_policy
+from engine.ops.db import Database
+from engine.ops.settings import SignInSettings
 from tests.support.fake_clock import FakeClock
 
 PASSWORD = "correct horse battery"

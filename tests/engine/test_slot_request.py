@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import service
-from engine.db import Database
 from engine.events import DoneEvent, Outcome
-from engine.service import build_backend
-from engine.settings import Settings
-from engine.slot_query import slot_request
+from engine.frontdesk.slot_query import slot_request
+from engine.ops import service
+from engine.ops.db import Database
+from engine.ops.service import build_backend
+from engine.ops.settings import Settings
 from tests.support.booking_clinic import build_clinic
 from tests.support.clinic_corpus import fake_settings, ingest, write_corpus
 from tests.support.fake_embedder import FakeEmbedder

@@ -9,12 +9,12 @@ import datetime as dt
 import pytest
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.booking import seed_schedule
-from engine.roles import init_roles
-from engine.settings import Settings
-from engine.smoke import run_staff_smoke_test
-from engine.smoke_kiosk import kiosk_queue_smoke
+from engine.frontdesk.booking import seed_schedule
+from engine.ops import db as dbm
+from engine.ops.roles import init_roles
+from engine.ops.settings import Settings
+from engine.ops.smoke import run_staff_smoke_test
+from engine.ops.smoke_kiosk import kiosk_queue_smoke
 from tests.support.fake_embedder import FakeEmbedder
 from tests.support.waiting_room import kiosk_url
 

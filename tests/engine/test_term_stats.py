@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import db as dbm
-from engine.ingest import Ingester
-from engine.retrieval import _TERM_STATS
-from engine.settings import Settings
+from engine.answering.retrieval import _TERM_STATS
+from engine.knowledge.ingest import Ingester
+from engine.ops import db as dbm
+from engine.ops.settings import Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 

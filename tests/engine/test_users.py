@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from engine import users
-from engine.db import Database
 from engine.errors import AuthenticationFailed, ValidationError
-from engine.users import AUTH_FAILED, StaffUserView, UserService
+from engine.frontdesk import users
+from engine.frontdesk.users import AUTH_FAILED, StaffUserView, UserService
+from engine.ops.db import Database
 from tests.support.fake_clock import FakeClock
 
 PASSWORD = "correct horse battery"

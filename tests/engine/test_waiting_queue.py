@@ -12,12 +12,12 @@ from dataclasses import fields
 import pytest
 import sqlalchemy as sa
 
-from engine.db import Database
 from engine.errors import BookingError, ValidationError
-from engine.queue_listener import Change, ChangeListener
-from engine.roles import init_roles
-from engine.settings import QueueSettings
-from engine.waiting_queue import CheckIn, QueueService, describe_position
+from engine.frontdesk.queue_listener import Change, ChangeListener
+from engine.frontdesk.waiting_queue import CheckIn, QueueService, describe_position
+from engine.ops.db import Database
+from engine.ops.roles import init_roles
+from engine.ops.settings import QueueSettings
 from tests.support.waiting_room import BORN, Today, kiosk_url, too_close_to_midnight
 
 

@@ -7,7 +7,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest
 
 from engine.events import Route
-from engine.settings import KioskSettings, Settings
+from engine.ops.settings import KioskSettings, Settings
 from kiosk_app.idle import FakeClock
 from kiosk_app.window import KioskWindow
 from tests.support.fake_backend import FakeBackend

@@ -10,9 +10,9 @@ import datetime as dt
 import pytest
 from PySide6.QtCore import Qt
 
-from engine.db import Database
-from engine.roles import init_roles
-from engine.waiting_queue import CheckIn, Position, QueueService
+from engine.frontdesk.waiting_queue import CheckIn, Position, QueueService
+from engine.ops.db import Database
+from engine.ops.roles import init_roles
 from kiosk_app.check_in_screen import NOT_FOUND, SEVERAL, THROTTLED
 from tests.support.waiting_room import BORN, Today, kiosk_url, too_close_to_midnight
 
@@ -167,7 +167,7 @@ def test_the_real_flow_through_the_kiosk_role(qtbot, make_window, backend, datab
     try:
         if too_close_to_midnight(owner):
             pytest.skip("too close to midnight for same-day bookings")
-        from engine import db as dbm
+        from engine.ops import db as dbm
 
         dbm.upgrade(owner)
         Today(owner).book("Maria Lopez", 20)

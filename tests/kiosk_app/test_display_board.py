@@ -10,7 +10,7 @@ import wave
 
 import pytest
 
-from engine.waiting_queue import CalledTicket
+from engine.frontdesk.waiting_queue import CalledTicket
 from kiosk_app.chime import chime_wav
 from kiosk_app.display_board import AWAY, FLASH_STYLE, WAITING, DisplayBoard
 

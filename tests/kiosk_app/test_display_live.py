@@ -10,12 +10,12 @@ import sys
 
 from PySide6.QtWidgets import QLabel
 
-from engine.db import Database
+from engine.frontdesk.queue_listener import QUEUE_CHANNEL
+from engine.frontdesk.waiting_queue import QueueService
+from engine.ops.db import Database
+from engine.ops.roles import init_roles
+from engine.ops.settings import QueueSettings
 from engine.qt.live import LiveUpdates
-from engine.queue_listener import QUEUE_CHANNEL
-from engine.roles import init_roles
-from engine.settings import QueueSettings
-from engine.waiting_queue import QueueService
 from kiosk_app.display_board import WAITING, DisplayBoard
 from tests.support.waiting_room import Today, kiosk_url
 
@@ -63,7 +63,7 @@ def test_a_call_made_at_the_desk_elsewhere_shows_on_the_board(
         }
         command = ["queue", "call", str(walk_in.entry_id), "--room", "Room 3"]
         called = subprocess.run(
-            [sys.executable, "-m", "engine.cli", *command],
+            [sys.executable, "-m", "engine.ops.cli", *command],
             env=env,
             capture_output=True,
             text=True,

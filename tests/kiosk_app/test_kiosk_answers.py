@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QLabel
 
 from engine.errors import ModelUnavailable
 from engine.events import DoneEvent, Outcome, ReplaceEvent, Route, StatusEvent, TokenEvent
-from engine.settings import DEFAULT_CLINICAL_TEXT, DEFAULT_REFUSAL_TEXT
+from engine.ops.settings import DEFAULT_CLINICAL_TEXT, DEFAULT_REFUSAL_TEXT
 from kiosk_app.window import EMERGENCY_BUBBLE, SEARCHING
 from tests.support.fake_backend import PARKING, FakeBackend, cited_answer, fixed_answer
 
@@ -60,7 +60,7 @@ def test_follow_up_questions_carry_the_history(qtbot, window, backend):
 
 def test_a_follow_up_after_an_emergency_carries_it(qtbot, make_window):
     # "what should I do?" after chest pain must reach the engine with the chest pain before it,
-    # so the engine keeps it an emergency (engine.routing); alone it would be information.
+    # so the engine keeps it an emergency (engine.answering.routing); alone it would be information.
     backend = FakeBackend()
     window = make_window(backend)
     ask(qtbot, window, "my dad has chest pain")

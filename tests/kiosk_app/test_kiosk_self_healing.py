@@ -21,11 +21,11 @@ import pytest
 import sqlalchemy as sa
 from PySide6.QtCore import Qt
 
-from engine.db import open_database
 from engine.events import Route
-from engine.ingest import Ingester
-from engine.service import ServiceBackend
-from engine.settings import KioskSettings, RetrievalSettings, Settings
+from engine.knowledge.ingest import Ingester
+from engine.ops.db import open_database
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import KioskSettings, RetrievalSettings, Settings
 from kiosk_app.idle import FakeClock
 from kiosk_app.window import KioskWindow
 from tests.support.fake_embedder import FakeEmbedder

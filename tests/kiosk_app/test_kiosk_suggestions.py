@@ -13,9 +13,9 @@ import pytest
 import sqlalchemy as sa
 
 from engine.events import DoneEvent, Outcome
-from engine.ingest import Ingester
-from engine.service import ServiceBackend
-from engine.settings import DatabaseSettings, EmbeddingSettings, RetrievalSettings, Settings
+from engine.knowledge.ingest import Ingester
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import DatabaseSettings, EmbeddingSettings, RetrievalSettings, Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 KNOWLEDGE = Path(__file__).resolve().parents[2] / "knowledge"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import db as dbm
-from engine.settings import Settings
+from engine.ops import db as dbm
+from engine.ops.settings import Settings
 from tests.support.pg_faults import postmaster
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="the private socket is POSIX only")

@@ -21,9 +21,9 @@ import psutil
 import pytest
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine import embedded_pg
-from engine.settings import Settings
+from engine.ops import db as dbm
+from engine.ops import embedded_pg
+from engine.ops.settings import Settings
 from tests.support.pg_faults import kill_postmaster, postmaster, start_child
 
 LONG_NAME = "a-data-folder-with-a-long-name-" + "x" * 70

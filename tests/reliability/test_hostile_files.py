@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.chunking import max_chars
-from engine.documents import display_path
-from engine.ingest import INGEST_LOCK_KEY, IngestBusy, Ingester
-from engine.settings import IngestSettings, Settings
+from engine.knowledge.chunking import max_chars
+from engine.knowledge.documents import display_path
+from engine.knowledge.ingest import INGEST_LOCK_KEY, IngestBusy, Ingester
+from engine.ops import db as dbm
+from engine.ops.settings import IngestSettings, Settings
 from tests.reliability import hostile_files
 from tests.support.fake_embedder import FakeEmbedder
 

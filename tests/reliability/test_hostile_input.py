@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import service
-from engine.answering import Assistant
-from engine.booking import BookingRequest
-from engine.db import Database
+from engine.answering.assistant import Assistant
 from engine.errors import ValidationError
 from engine.events import DoneEvent, Outcome, Route
-from engine.service import ServiceBackend
-from engine.settings import Settings
+from engine.frontdesk.booking import BookingRequest
+from engine.ops import service
+from engine.ops.db import Database
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import Settings
 from engine.validation import BadText, checked_question, loggable
 from tests.support.booking_clinic import Clinic, build_clinic
 from tests.support.clinic_corpus import answer_rows, fake_settings
@@ -31,7 +31,7 @@ BAD_PIECES = {
     "non-UTF-8 byte (surrogateescape)": "\udcff",
     "escape control": "\x1b[2J",
 }
-CLI = [sys.executable, "-m", "engine.cli"]
+CLI = [sys.executable, "-m", "engine.ops.cli"]
 
 
 @pytest.mark.parametrize("piece", BAD_PIECES.values(), ids=BAD_PIECES.keys())
@@ -211,9 +211,9 @@ def test_apps_refuse_an_unwritable_data_folder_and_a_bad_dsn_in_one_sentence(
 
 
 def test_review_comments_account_names_and_walk_ins_refuse_bad_characters(db: Database) -> None:
-    from engine.review import ReviewService
-    from engine.users import UserService
-    from engine.waiting_queue import QueueService
+    from engine.frontdesk.review import ReviewService
+    from engine.frontdesk.users import UserService
+    from engine.frontdesk.waiting_queue import QueueService
 
     with pytest.raises(ValidationError, match="The comment contains a character"):
         ReviewService(db).decide(1, "other", "fine\x00", "meera")

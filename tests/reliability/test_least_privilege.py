@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine import cli
-from engine.db import Database, open_database
-from engine.roles import KIOSK_ROLE, STAFF_ROLE, init_roles
-from engine.service import ServiceBackend
-from engine.settings import Settings
-from engine.users import UserService
+from engine.frontdesk.users import UserService
+from engine.ops import cli
+from engine.ops.db import Database, open_database
+from engine.ops.roles import KIOSK_ROLE, STAFF_ROLE, init_roles
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import Settings
 from tests.support.fake_clock import FakeClock
 
 KIOSK_PW = "kiosk-db-pw-1"
@@ -203,7 +203,7 @@ def test_init_roles_never_takes_a_password_from_argv(
 
 
 def test_the_kiosk_on_the_embedded_server_gets_the_same_rules() -> None:
-    """A kiosk on the embedded server creates clinic_kiosk itself (engine.service) through
+    """A kiosk on the embedded server creates clinic_kiosk itself (engine.ops.service) through
     init_roles, so every rule above holds there too."""
     root = Path(tempfile.mkdtemp(prefix="clinic-kiosk-rules-"))
     root.chmod(0o755)

@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine import db as dbm
-from engine.booking import BookingRequest, BookingService, seed_schedule
-from engine.cli import cmd_db
-from engine.doctor import run_checks
-from engine.ingest import Ingester
-from engine.logs import configure_logging, remove_logging, scrub
-from engine.service import ServiceBackend
-from engine.settings import EmbeddingSettings, RetrievalSettings, Settings
+from engine.frontdesk.booking import BookingRequest, BookingService, seed_schedule
+from engine.knowledge.ingest import Ingester
+from engine.ops import db as dbm
+from engine.ops.cli import cmd_db
+from engine.ops.doctor import run_checks
+from engine.ops.logs import configure_logging, remove_logging, scrub
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import EmbeddingSettings, RetrievalSettings, Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 FAKE_MODEL = "fake/hash-embedder"

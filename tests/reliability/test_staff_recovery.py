@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.settings import Settings
+from engine.ops.settings import Settings
 from staff_app.services import build_services
 from tests.support.fake_embedder import FakeEmbedder
 from tests.support.pg_faults import kill_postmaster, postmaster

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import db as dbm
-from engine.settings import DatabaseSettings, Settings
+from engine.ops import db as dbm
+from engine.ops.settings import DatabaseSettings, Settings
 
 
 class Clock:
@@ -30,7 +30,7 @@ def test_a_shared_server_is_probed_with_backoff_and_logged_once_per_state_change
     )
     clock = Clock()
     supervisor = dbm.DatabaseSupervisor(down, clock=clock)
-    caplog.set_level(logging.INFO, logger="engine.db")
+    caplog.set_level(logging.INFO, logger="engine.ops.db")
     probes = 0
     real_probe = supervisor._probe
 
@@ -57,7 +57,7 @@ def test_a_shared_server_is_probed_with_backoff_and_logged_once_per_state_change
     assert supervisor.check() is True
     assert supervisor.is_up and supervisor.last_error == ""
 
-    lines = [r for r in caplog.records if r.name == "engine.db"]
+    lines = [r for r in caplog.records if r.name == "engine.ops.db"]
     messages = [r.getMessage().split(":")[0].split(" after")[0] for r in lines]
     assert messages == [
         "database down",
@@ -78,7 +78,7 @@ def test_a_connection_that_failed_before_the_database_came_back_retries_without_
     supervisor = dbm.DatabaseSupervisor(
         Settings(data_dir=tmp_path, database=DatabaseSettings(url=database_url)), clock=clock
     )
-    caplog.set_level(logging.INFO, logger="engine.db")
+    caplog.set_level(logging.INFO, logger="engine.ops.db")
     first_try = second_try = supervisor.now()
     assert supervisor.recover("connection refused", first_try) is False  # shared: probe later
     clock.now += 2

@@ -5,8 +5,8 @@ import datetime as dt
 import pytest
 from PySide6.QtCore import QDate, Qt
 
-from engine.booking import BookingRequest
 from engine.errors import ValidationError
+from engine.frontdesk.booking import BookingRequest
 from staff_app import appointments_tab
 from tests.support.fake_staff import MONDAY
 

@@ -15,10 +15,10 @@ import pytest
 import sqlalchemy as sa
 from PySide6.QtWidgets import QInputDialog
 
-from engine.alerts import AlertService
-from engine.review import ReviewService
-from engine.roles import init_roles
-from engine.users import StaffUserView, UserService
+from engine.frontdesk.alerts import AlertService
+from engine.frontdesk.review import ReviewService
+from engine.frontdesk.users import StaffUserView, UserService
+from engine.ops.roles import init_roles
 from staff_app.services import build_services
 from staff_app.window import StaffWindow
 from tests.support.fake_embedder import FakeEmbedder
@@ -98,9 +98,9 @@ def test_a_kiosk_check_in_in_another_process_appears_live_and_the_desk_calls_it(
     init_roles(db, kiosk_password="kiosk-pw-1", staff_password="staff-pw-1")
     script = textwrap.dedent(
         f"""
-        from engine.service import ServiceBackend
-        from engine.settings import load_settings
-        from engine.waiting_queue import QueueService
+        from engine.ops.service import ServiceBackend
+        from engine.ops.settings import load_settings
+        from engine.frontdesk.waiting_queue import QueueService
         settings = load_settings()
         kiosk = ServiceBackend(settings, audience="public", channel="kiosk").database()
         queue = QueueService(kiosk, settings.queue)
@@ -130,8 +130,8 @@ def test_a_kiosk_check_in_in_another_process_appears_live_and_the_desk_calls_it(
 def test_a_kiosk_emergency_in_another_process_alerts_the_desk(qtbot, desk, settings, db) -> None:
     script = textwrap.dedent(
         """
-        from engine.service import ServiceBackend
-        from engine.settings import load_settings
+        from engine.ops.service import ServiceBackend
+        from engine.ops.settings import load_settings
         backend = ServiceBackend(load_settings(), audience="public", channel="kiosk")
         events = list(backend.answer("my husband has collapsed and is not breathing"))
         print(events[-1].outcome.value)

@@ -13,14 +13,14 @@ import pytest
 import sqlalchemy as sa
 from PySide6.QtCore import Qt
 
-from engine.booking import BookingRequest, BookingService, seed_schedule
 from engine.events import Outcome
-from engine.ingest import Ingester
-from engine.paths import knowledge_dir
-from engine.service import ServiceBackend
-from engine.settings import DatabaseSettings, EmbeddingSettings, RetrievalSettings
-from engine.users import StaffUserView, UserService
-from engine.waiting_queue import QueueService
+from engine.frontdesk.booking import BookingRequest, BookingService, seed_schedule
+from engine.frontdesk.users import StaffUserView, UserService
+from engine.frontdesk.waiting_queue import QueueService
+from engine.knowledge.ingest import Ingester
+from engine.ops.paths import knowledge_dir
+from engine.ops.service import ServiceBackend
+from engine.ops.settings import DatabaseSettings, EmbeddingSettings, RetrievalSettings
 from staff_app import appointments_tab
 from staff_app.booking_dialog import JUST_TAKEN
 from staff_app.login_dialog import NO_ACCOUNTS, WRONG_PASSWORD, LoginDialog
@@ -343,7 +343,7 @@ def test_a_question_the_desk_could_not_answer_reaches_the_review_tab(qtbot, wind
 
 
 def test_smoke_test_flag_runs_the_engine_smoke_test_on_the_staff_channel(tmp_path, monkeypatch):
-    from engine import smoke
+    from engine.ops import smoke
     from staff_app import main
 
     calls = []

@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from engine.errors import AuthenticationFailed
-from engine.settings import SignInSettings
-from engine.users import SignInLocked
+from engine.frontdesk.users import SignInLocked
+from engine.ops.settings import SignInSettings
 from staff_app.login_dialog import LoginDialog
 from staff_app.session_guard import ACCOUNT_CLOSED, WRITES, IdleTimes, SessionGuard
 from staff_app.tasks import Tasks

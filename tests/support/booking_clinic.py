@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 
-from engine.booking import BookingRequest, BookingService
-from engine.db import Database
+from engine.frontdesk.booking import BookingRequest, BookingService
+from engine.ops.db import Database
 
 LONDON = ZoneInfo("Europe/London")
 NOW = datetime(2030, 6, 3, 7, 0, tzinfo=UTC)  # Monday 3 June 2030, 08:00 in London

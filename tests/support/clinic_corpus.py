@@ -17,10 +17,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from engine.db import Database
-from engine.ingest import Ingester
+from engine.knowledge.ingest import Ingester
+from engine.ops.db import Database
+from engine.ops.settings import EmbeddingSettings, RetrievalSettings, Settings
 from engine.protocols import Embedder
-from engine.settings import EmbeddingSettings, RetrievalSettings, Settings
 from tests.support.fake_embedder import FakeEmbedder
 
 FAKE_MODEL = "fake/hash-embedder"

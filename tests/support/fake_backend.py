@@ -103,7 +103,7 @@ class FakeBackend:
             raise
 
     def record_emergency(self, question: str) -> None:
-        """The kiosk logs the emergencies it routes itself (engine.service.ServiceBackend)."""
+        """The kiosk logs the emergencies it routes itself (engine.ops.service.ServiceBackend)."""
         self.emergencies_logged.append(question)
 
     def check_database(self) -> None:

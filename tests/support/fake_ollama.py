@@ -1,11 +1,11 @@
 """A fake Ollama server that speaks the real wire protocol, for tests and benchmarks.
 
-The real ``ollama`` client (and so :mod:`engine.ollama_chat`) is exercised against it over a real
-socket: NDJSON streaming with chunked encoding like Ollama itself, one JSON object for
+The real ``ollama`` client (and so :mod:`engine.answering.ollama_chat`) is exercised against it over
+a real socket: NDJSON streaming with chunked encoding like Ollama itself, one JSON object for
 ``stream: false``, 404 for a model that is not pulled, and scripted failures (an error line, a
-dropped connection, a close-delimited body cut short, an HTTP error, a hang past the client's
-read timeout). It never touches the network beyond 127.0.0.1 and never sleeps unboundedly: every
-wait ends when :meth:`FakeOllama.stop` is called.
+dropped connection, a close-delimited body cut short, an HTTP error, a hang past the client's read
+timeout). It never touches the network beyond 127.0.0.1 and never sleeps unboundedly: every wait
+ends when :meth:`FakeOllama.stop` is called.
 
 Usage::
 

@@ -1,10 +1,10 @@
 """A fake OpenAI-compatible server (as vLLM and llama.cpp's server speak it), for tests.
 
-The official ``openai`` client (and so :mod:`engine.openai_chat`) is exercised against it over a
-real socket: ``POST /v1/chat/completions`` streamed as Server-Sent Events (``data: {chunk}``
-lines, a last chunk with ``finish_reason``, a usage chunk when ``stream_options.include_usage``
-is asked for, then ``data: [DONE]``), one JSON object without ``stream``, ``GET /v1/models``,
-404 for a model it does not serve, and the scripted failures of
+The official ``openai`` client (and so :mod:`engine.answering.openai_chat`) is exercised against it
+over a real socket: ``POST /v1/chat/completions`` streamed as Server-Sent Events (``data: {chunk}``
+lines, a last chunk with ``finish_reason``, a usage chunk when ``stream_options.include_usage`` is
+asked for, then ``data: [DONE]``), one JSON object without ``stream``, ``GET /v1/models``, 404 for a
+model it does not serve, and the scripted failures of
 :class:`tests.support.fake_ollama.Script` (an error event mid-stream, a dropped connection, a
 close-delimited body cut short, an HTTP error, a hang past the client's read timeout).
 A script's ``done_reason`` is sent as the ``finish_reason`` (``"length"`` for a reply cut at

@@ -1,9 +1,10 @@
 """In-memory fakes of the staff app's services: booking, users, review and knowledge.
 
-They implement the same methods as ``engine.booking.BookingService``, ``engine.users.UserService``,
-``engine.review.ReviewService`` and ``staff_app.services.KnowledgeBackend``, keep every call for
-assertions, and can be told to fail. Optional ``gate`` events make a call block until a test
-releases it, so tests can prove work runs off the GUI thread.
+They implement the same methods as ``engine.frontdesk.booking.BookingService``,
+``engine.frontdesk.users.UserService``, ``engine.frontdesk.review.ReviewService`` and
+``staff_app.services.KnowledgeBackend``, keep every call for assertions, and can be told to fail.
+Optional ``gate`` events make a call block until a test releases it, so tests can prove work runs
+off the GUI thread.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import AuthenticationFailed, BookingError, SlotTaken, ValidationError
-from engine.ingest import IngestReport, IngestResult
-from engine.knowledge import DocumentInfo, EmbeddingInfo
+from engine.knowledge.catalog import DocumentInfo, EmbeddingInfo
+from engine.knowledge.ingest import IngestReport, IngestResult
 
 try:  # the real view types, when the booking module has landed
-    from engine.booking import AppointmentView, BookingRequest, SlotView
+    from engine.frontdesk.booking import AppointmentView, BookingRequest, SlotView
 except ImportError:  # pragma: no cover - contract stand-ins
 
     @dataclass(frozen=True)
@@ -53,7 +54,7 @@ except ImportError:  # pragma: no cover - contract stand-ins
 
 
 try:
-    from engine.users import StaffUserView
+    from engine.frontdesk.users import StaffUserView
 except ImportError:  # pragma: no cover
 
     @dataclass(frozen=True)
@@ -64,7 +65,7 @@ except ImportError:  # pragma: no cover
 
 
 try:
-    from engine.review import ReviewItem
+    from engine.frontdesk.review import ReviewItem
 except ImportError:  # pragma: no cover
 
     @dataclass(frozen=True)

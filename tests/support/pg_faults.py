@@ -8,15 +8,15 @@ import time
 
 import psutil
 
-from engine import embedded_pg
-from engine.settings import Settings
+from engine.ops import embedded_pg
+from engine.ops.settings import Settings
 
 #: A child process that joins (or starts) the embedded server and stays until killed or done.
 CHILD = (
     "import sys, time\n"
     "from pathlib import Path\n"
-    "from engine import db\n"
-    "from engine.settings import Settings\n"
+    "from engine.ops import db\n"
+    "from engine.ops.settings import Settings\n"
     "db.start_embedded_server(Settings(data_dir=Path(sys.argv[1])))\n"
     "print('ready', flush=True)\n"
     "time.sleep(float(sys.argv[2]))\n"

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 
-from engine.db import Database
+from engine.ops.db import Database
 
 BORN = dt.date(1961, 4, 9)
 
@@ -72,7 +72,7 @@ class Today:
 
 def kiosk_url(url: str, password: str = "kiosk-pw-1") -> str:
     """``url`` as the clinic_kiosk role (after ``init_roles`` with that password)."""
-    from engine.roles import KIOSK_ROLE
+    from engine.ops.roles import KIOSK_ROLE
 
     return (
         sa.engine.make_url(url)

@@ -237,7 +237,7 @@ def upgrade() -> None:
     )
     op.execute(CHECK_IN_FUNCTION)
     op.execute(POSITION_FUNCTION)
-    # Nobody but the owner and the roles granted in engine/roles.py may run them.
+    # Nobody but the owner and the roles granted in engine/ops/roles.py may run them.
     for signature in FUNCTIONS:
         op.execute(f"REVOKE ALL ON FUNCTION {signature} FROM PUBLIC")
 

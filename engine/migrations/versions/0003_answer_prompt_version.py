@@ -1,7 +1,7 @@
 """The answer log records which prompt wrote each generated answer.
 
 - ``answers.prompt_version`` (nullable: fixed sentences, extractive answers and answers logged
-  before this revision had no prompt) holds ``engine.prompting.PROMPT_VERSION``.
+  before this revision had no prompt) holds ``engine.answering.prompting.PROMPT_VERSION``.
 
 Revision ID: 0003
 Revises: 0002

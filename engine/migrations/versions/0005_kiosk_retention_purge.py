@@ -3,8 +3,8 @@
 The kiosk role may insert answers but not delete them (a stolen kiosk DSN must not be able to
 erase the log). ``clinic_purge_expired_answers(retention_days)`` is a SECURITY DEFINER function
 that deletes only answers older than ``retention_days`` (at least 1) that no reviewer decided on,
-the same rule as ``engine.answer_log.purge_expired``, and returns how many it deleted. EXECUTE
-is revoked from PUBLIC here and granted to the kiosk and staff roles in ``engine/roles.py``.
+the same rule as ``engine.answering.answer_log.purge_expired``, and returns how many it deleted. EXECUTE
+is revoked from PUBLIC here and granted to the kiosk and staff roles in ``engine/ops/roles.py``.
 
 Revision ID: 0005
 Revises: 0004

@@ -44,7 +44,7 @@ def upgrade() -> None:
         "model_measurements",
         ["kind", "backend", "model", "measured_at"],
     )
-    # A kiosk reads the router's measurement before it may use the router (engine.qualification).
+    # A kiosk reads the router's measurement before it may use the router (engine.answering.qualification).
     op.execute(
         "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'clinic_kiosk') THEN "
         "GRANT SELECT ON model_measurements TO clinic_kiosk; END IF; END $$"

@@ -2,13 +2,13 @@
 
 - ``clinic_password_salt(username)`` and ``clinic_password_matches(username, digest)``: SECURITY
   DEFINER functions, so the ``clinic_staff`` role signs people in without SELECT on
-  ``staff_users.password_hash`` (``engine.roles`` grants it the other columns only). The first
+  ``staff_users.password_hash`` (``engine.ops.roles`` grants it the other columns only). The first
   returns the scrypt parameters and salt (for an unknown name, a fake salt derived from a secret
   in the owner-only ``sign_in_secret`` table, so it does not reveal which accounts exist); the
   second compares the client's scrypt digest with the stored one, through sha256 of both, so the
   comparison's timing says nothing about the stored hash.
 - ``sign_in_throttle``: failures and a "blocked until" time per account and per machine, kept in
-  the database so a restart does not reset them (``engine.users`` decides the delays).
+  the database so a restart does not reset them (``engine.frontdesk.users`` decides the delays).
 - ``audit_events`` is append-only: UPDATE, DELETE and TRUNCATE are refused by triggers, for every
   role (like ``review_decisions``).
 

@@ -2,7 +2,7 @@
 
 - ``documents.loader_warnings`` (JSON list of short sentences, ``[]`` by default): what the loader
   changed or guessed (running headers dropped, two columns read in order, table rows rebuilt,
-  text boxes and footnotes read, long paragraphs split). Written by ``engine.ingest`` with each
+  text boxes and footnotes read, long paragraphs split). Written by ``engine.knowledge.ingest`` with each
   new version of a document.
 
 Revision ID: 0009

@@ -1,0 +1,1 @@
+"""The answering room of the engine (see its docstring in commit b)."""

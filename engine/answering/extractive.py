@@ -1,0 +1,418 @@
+"""Sentence-level evidence: which sentences of the kept passages answer a question, if any.
+
+Decides two things, for both answer modes:
+- **Answerability.** A question is answerable only if some sentence, list item or table row of a
+  kept passage carries its *subject*: enough of the question's rare terms (IDF-weighted, stemmed,
+  typos within one or two letters of a passage word forgiven) in the sentence and its headings,
+  some of them in the sentence itself, and, when the question asks for a kind of detail (a price,
+  a time, a duration, a phone number, an email address, a count), that kind of detail in the
+  sentence. No such sentence: the caller says the fixed "I don't know" sentence (a gym is not
+  answered from the car park passage; a price is not answered from a passage on how a test is done).
+- **The extractive answer.** The one to three best such sentences (a chosen list item's next
+  sentence may go with it, three sentences in all at most), each quoted word for word with the
+  citation number of its passage. Markdown tables become "Header: value, Header: value" lines.
+
+It must never: change a word of what it quotes (only line wraps are joined and Markdown emphasis
+markers dropped), show raw table pipes, quote a sentence that failed the subject check, call a
+model or the database, or raise on any input. It is a pure function of the question, the
+passages and the retriever's term weights.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from py_rust_stemmers import SnowballStemmer
+
+from engine.answering.query_words import synonym_stems, within_edits
+from engine.answering.sentences import Unit, split_units
+
+MAX_QUOTES = 3
+# Share of the question's term weight that a sentence plus its headings must carry...
+MIN_COVER = 0.5
+# ...of which the sentence itself carries at least this much.
+MIN_OWN_COVER = 0.2
+# Further quotes must score at least this fraction of the best one.
+SECONDARY_RATIO = 0.75
+
+_STEMMER = SnowballStemmer("english")
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# PostgreSQL's english stop words (the Snowball list), so both sides drop the same words, plus
+# words that only frame a question.
+_STOP = _wordset(
+    """i me my myself we our ours ourselves you your yours yourself yourselves he him his himself
+    she her hers herself it its itself they them their theirs themselves what which who whom this
+    that these those am is are was were be been being have has had having do does did doing a an
+    the and but if or because as until while of at by for with about against between into through
+    during before after above below to from up down in out on off over under again further then
+    once here there when where why how all any both each few more most other some such no nor not
+    only own same so than too very s t can will just don should now
+    hi hiya hello hey please thanks thank cheers ok okay could would might may must shall
+    anyone someone somebody anybody tell know wondering wonder need want like im ive id dont
+    get got go going clinic clinics come back take use make happen let anything nothing something
+    everything nobody everybody ago told say said"""
+)
+
+# Chat spellings of question words: never the subject ("wat time dose it open").
+_TEXTSPEAK = _wordset("wat wot wht pls plz u ur r y ya yr abt cn wen whn hw thx ty im ive")
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+# --------------------------------------------------------------------------- what a question asks
+
+_PRICE_Q = re.compile(
+    r"\b(cost|costs|price|prices|priced|fee|fees|charge|charged|charges|expensive|cheap|"
+    r"pay for|how much (?:is|are|does|do|will|would|for|to)\b)",
+    re.IGNORECASE,
+)
+_FREE_Q = re.compile(r"\bfree\b", re.IGNORECASE)
+_PHONE_Q = re.compile(
+    r"\b(phone|telephone)\s+number\b|\bnumber\b.*\b(ring|call|phone)\b|\b(ring|call|phone)\b.*"
+    r"\bnumber\b",
+    re.IGNORECASE,
+)
+_EMAIL_Q = re.compile(
+    r"\be-?mail\s+address\b|\bwhat(?:'s|\s+is)\s+(?:the|your)\s+e-?mail\b", re.IGNORECASE
+)
+_DURATION_Q = re.compile(
+    r"\bhow\s+(long|many\s+(?:days|hours|minutes|weeks)|far\s+(?:ahead|in\s+advance)|soon|"
+    r"early|quickly)\b|\bwhen\s+will\b.*\b(back|ready|arrive)\b",
+    re.IGNORECASE,
+)
+_TIME_Q = re.compile(
+    r"\b(what\s+time|opening\s+hours|open(?:ing)?\s+times|when\s+(?:\w+\s+){0,4}"
+    r"(?:open|opens|close|closes|shut|shuts)|\w+ing\s+hours)\b",
+    re.IGNORECASE,
+)
+# "Do you have a gym (in the car park)?": the thing asked about must be in the sentence itself.
+_EXISTENCE_Q = re.compile(
+    r"\b(?:do\s+(?:you|your\s+\w+|the\s+\w+)\s+(?:have|do|offer|sell|provide|run|make)|is\s+there|"
+    r"are\s+there|have\s+you\s+got)"
+    r"\s+(?:an?\s+|any\s+|some\s+)?(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)"
+    r"(?=\s+(?:in|at|on|for|with|near|inside|outside|here|there|while|when|if|to|that|which)\b"
+    r"|\s*[?.!,]|\s*$)",
+    re.IGNORECASE,
+)
+_COUNT_Q = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
+# Words that only say which kind of detail is asked for; the detail itself is checked instead.
+_CUE_WORDS = _wordset(
+    "cost costs price prices priced fee fees charge charged charges much long many time times "
+    "number phone telephone ring call email mail open opens opening close closes shut shuts "
+    "hours expensive cheap far ahead advance soon early quickly day days week "
+    "weeks minute minutes hour month months year years"
+)
+
+
+_PRICE = re.compile(
+    r"[£$€]\s?\d|\d\s?(?:p|pence|pounds?)\b|\d\s?%|\bfree\b|\bno charge\b|\bnot charge\b|"
+    r"\b(?:the\s+)?full\s+(?:\w+\s+)?(?:fee|price|cost)\b",
+    re.IGNORECASE,
+)
+_FREE = re.compile(r"\bfree\b|\bno charge\b|\bnot charge\b|[£$€]\s?\d|\bcharge\b", re.IGNORECASE)
+_PHONE = re.compile(
+    r"\b\d{3,5}\s?\d{3,4}\s?\d{3,4}\b|\bext\.?\s?\d{3,5}\b|\b\d{3}\s\d{3}\b|\b(?:999|111|112)\b"
+)
+_EMAIL = re.compile(r"\S+@\S+\.\w+")
+_NUMBER_WORDS = (
+    r"(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|a|an|half\s+an?)"
+)
+_DURATION = re.compile(
+    _NUMBER_WORDS + r"(?:\s+(?:to|or|and)\s+" + _NUMBER_WORDS + r")?[\s-]+(?:full\s+|working\s+|"
+    r"clear\s+)*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b|\bsame day\b|"
+    r"\bovernight\b|\bstraight away\b",
+    re.IGNORECASE,
+)
+_TIME = re.compile(
+    r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\bclosed\b|\bmidday\b|\bnoon\b|"
+    r"\b24 hours\b",
+    re.IGNORECASE,
+)
+_COUNT = re.compile(r"\b\d+\b|\b(one|two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
+
+_EVIDENCE = {
+    "price": _PRICE,
+    "free": _FREE,
+    "phone": _PHONE,
+    "email": _EMAIL,
+    "duration": _DURATION,
+    "time": _TIME,
+    "count": _COUNT,
+}
+
+
+def answer_kind(question: str) -> str | None:
+    """The kind of detail the question asks for, or None for an open or yes/no question."""
+    if _EMAIL_Q.search(question):
+        return "email"
+    if _PHONE_Q.search(question):
+        return "phone"
+    if _PRICE_Q.search(question):
+        return "price"
+    if _DURATION_Q.search(question):
+        return "duration"
+    if _TIME_Q.search(question):
+        return "time"
+    if _COUNT_Q.search(question):
+        return "count"
+    if _FREE_Q.search(question):
+        return "free"
+    return None
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+_NUMBERISH = re.compile(
+    r"^(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|first|"
+    r"second|third|half)$"
+)
+
+
+@lru_cache(maxsize=8192)
+def _stem(word: str) -> str:
+    stem = str(_STEMMER.stem_word(word))
+    # "buses" -> "buse" but "bus" -> "bus": a final e is dropped on both sides.
+    return stem[:-1] if len(stem) >= 4 and stem.endswith("e") else stem
+
+
+def _synonyms() -> Mapping[str, frozenset[str]]:
+    """Everyday word -> document words (engine/answering/everyday_words.yaml), stemmed as here."""
+    return synonym_stems(_stem)
+
+
+def stems(text: str) -> set[str]:
+    """Content-word stems as PostgreSQL's english configuration makes them (near enough)."""
+    words = _WORD.findall(text.lower().replace("\u2019", "'"))
+    return {_stem(w.split("'")[0]) for w in words if w.split("'")[0] not in _STOP}
+
+
+# The framing words a typo is respelt to (a short list: "near" must not become "year").
+_QUESTION_WORDS = sorted(
+    _wordset(
+        "long much many before after what when where which does have cost price open close hours "
+        "phone number email"
+    )
+)
+
+
+def _respell(question: str, vocabulary: set[str]) -> str:
+    """Misspelt question words ("lnog", "befor", "hwo") -> the question word they are one edit
+    from, unless the passages use them. Only question and cue words are respelt here."""
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group(0)
+        lower = word.lower()
+        if len(lower) < 4 or lower in _STOP or lower in _CUE_WORDS or _stem(lower) in vocabulary:
+            return word
+        for known in _QUESTION_WORDS:
+            if known[0] == lower[0] and within_edits(lower, known, 1):
+                return known
+        return word
+
+    return re.sub(r"[A-Za-z]+", fix, question)
+
+
+def _repair(term: str, vocabulary: set[str]) -> str:
+    """A misspelt question term -> the passage word it is one (or, if long, two) letters from."""
+    if term in vocabulary or len(term) < 4 or term.isdigit() or term in _synonyms():
+        return term
+    limit = 2 if len(term) >= 7 else 1
+    for word in sorted(vocabulary):
+        if word[:1] == term[:1] and within_edits(term, word, limit):
+            return word
+    return term
+
+
+def _matches(term: str, words: set[str]) -> bool:
+    """The term, a synonym of it, or a longer word it is the start of ("prep" -> "prepar")."""
+    if term in words:
+        return True
+    if any(alt in words for alt in _synonyms().get(term, ())):
+        return True
+    return len(term) >= 4 and any(w.startswith(term) for w in words)
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A sentence that answers, with the index of its passage and how well it matched."""
+
+    passage: int
+    unit: Unit
+    score: float
+    follow: str = ""  # the next sentence of its list item, when chosen to go with it
+
+    @property
+    def text(self) -> str:
+        if self.unit.items:  # a list's lead-in is shown with its whole list, never alone
+            return "\n".join([self.unit.text, *(f"- {item}" for item in self.unit.items)])
+        return f"{self.unit.text} {self.follow}" if self.follow else self.unit.text
+
+
+def question_terms(
+    question: str, weights: Mapping[str, float], vocabulary: set[str]
+) -> dict[str, float]:
+    """The question's content stems (typos repaired against ``vocabulary``) and their weights.
+
+    Weights are the retriever's IDF weights by lexeme; a stem it did not weigh counts as rare.
+    Numbers and the words that only say which kind of detail is asked for are left out."""
+    heaviest = max(weights.values(), default=1.0)
+    terms: dict[str, float] = {}
+    for word in _WORD.findall(question.lower().replace("\u2019", "'")):
+        word = word.split("'")[0]
+        if word in _STOP or word in _CUE_WORDS or _NUMBERISH.match(word) or len(word) < 2:
+            continue
+        raw = str(_STEMMER.stem_word(word))
+        stem = _stem(word)
+        weight = weights.get(raw, weights.get(word, heaviest))
+        if word in _TEXTSPEAK:
+            continue
+        terms[_repair(stem, vocabulary)] = max(weight, 0.05)
+    return terms
+
+
+def find_quotes(
+    question: str,
+    passages: Sequence[tuple[str, str]],
+    weights: Mapping[str, float],
+    alternatives: Mapping[str, Iterable[str]] | None = None,
+) -> list[Quote]:
+    """Every sentence of the passages (``(headings, text)`` pairs) that answers the question,
+    best first. Empty when none carries the question's subject: the question is unanswerable.
+
+    ``alternatives``: question lexeme -> document lexemes that count as it (the retriever's
+    synonyms and typo corrections, ``engine.answering.query_words``)."""
+    try:
+        return _find_quotes(question, passages, weights, alternatives or {})
+    except Exception:  # pragma: no cover - a pure function never breaks an answer; refuse instead
+        return []
+
+
+@dataclass(frozen=True)
+class _Analysed:
+    """A unit with the stems of its words, of its ``near`` words, and of its whole context."""
+
+    unit: Unit
+    text: frozenset[str]
+    near: frozenset[str]  # text | near
+    context: frozenset[str]  # text | near | context
+
+
+@lru_cache(maxsize=1024)
+def _analyse(headings: str, text: str) -> tuple[_Analysed, ...]:
+    """A passage split and stemmed once per process (passages repeat across questions)."""
+    analysed = []
+    for unit in split_units(text, headings):
+        own = frozenset(stems(unit.text))
+        near = own | stems(unit.near)
+        analysed.append(_Analysed(unit, own, near, near | stems(unit.context)))
+    return tuple(analysed)
+
+
+def _hits(term: str, vocabulary: set[str]) -> frozenset[str]:
+    """The passage words a question term counts as (see ``_matches``)."""
+    found = {term, *_synonyms().get(term, ())} & vocabulary
+    if len(term) >= 4:
+        found.update(w for w in vocabulary if w.startswith(term))
+    return frozenset(found)
+
+
+def _alternative_hits(
+    question: str, vocabulary: set[str], alternatives: Mapping[str, Iterable[str]]
+) -> dict[str, frozenset[str]]:
+    """Question term -> passage words its retriever-given alternatives count as."""
+    extra: dict[str, frozenset[str]] = {}
+    if not alternatives:
+        return extra
+    for word in _WORD.findall(question.lower().replace("\u2019", "'")):
+        word = word.split("'")[0]
+        others = alternatives.get(str(_STEMMER.stem_word(word)))
+        if not others:
+            continue
+        term = _repair(_stem(word), vocabulary)
+        found: set[str] = set()
+        for other in others:
+            found |= _hits(
+                other[:-1] if len(other) >= 4 and other.endswith("e") else other, vocabulary
+            )
+        extra[term] = extra.get(term, frozenset()) | found
+    return extra
+
+
+def _find_quotes(
+    question: str,
+    passages: Sequence[tuple[str, str]],
+    weights: Mapping[str, float],
+    alternatives: Mapping[str, Iterable[str]],
+) -> list[Quote]:
+    split = [_analyse(headings, text) for headings, text in passages]
+    vocabulary: set[str] = set()
+    for units in split:
+        for analysed in units:
+            vocabulary |= analysed.context
+    question = _respell(question, vocabulary)
+    terms = question_terms(question, weights, vocabulary)
+    total = sum(terms.values())
+    extra = _alternative_hits(question, vocabulary, alternatives)
+    hits = {t: _hits(t, vocabulary) | extra.get(t, frozenset()) for t in terms}
+    thing = _EXISTENCE_Q.search(question)
+    required = question_terms(thing.group("thing"), weights, vocabulary) if thing else {}
+    required_hits = [_hits(t, vocabulary) | extra.get(t, frozenset()) for t in required]
+    kind = answer_kind(question)
+    evidence = _EVIDENCE.get(kind) if kind else None
+    quotes: list[Quote] = []
+    for index, units in enumerate(split):
+        for analysed in units:
+            unit = analysed.unit
+            if evidence is not None and not evidence.search(unit.text):
+                continue
+            if total:
+                text_cover = sum(w for t, w in terms.items() if hits[t] & analysed.text) / total
+                own_cover = sum(w for t, w in terms.items() if hits[t] & analysed.near) / total
+                cover = sum(w for t, w in terms.items() if hits[t] & analysed.context) / total
+            elif evidence is not None:
+                text_cover = own_cover = cover = 1.0  # only a kind of detail was asked
+            else:
+                continue
+            if cover < MIN_COVER or own_cover < MIN_OWN_COVER:
+                continue
+            if not all(h & analysed.near for h in required_hits):
+                continue
+            score = cover + own_cover + 0.1 * text_cover - 0.02 * index
+            quotes.append(Quote(index, unit, score))
+    quotes.sort(key=lambda q: (-q.score, q.passage, q.unit.position))
+    return quotes
+
+
+def choose(quotes: Sequence[Quote]) -> list[Quote]:
+    """At most MAX_QUOTES quotes close to the best one, in passage then reading order."""
+    if not quotes:
+        return []
+    best = quotes[0].score
+    close = [q for q in quotes if q.score >= SECONDARY_RATIO * best]
+    # A sentence already shown in the list under its quoted lead-in is not quoted again.
+    listed = [(q.passage, item) for q in close for item in q.unit.items]
+    chosen = [
+        q
+        for q in close
+        if q.unit.items or not any(p == q.passage and q.unit.text in i for p, i in listed)
+    ][:MAX_QUOTES]
+    # Room left: a chosen list item's next sentence goes with it ("... for 10 to 12 hours before
+    # the test. For most people, this means nothing after 21:00 ..."), never past three sentences.
+    sentences = len(chosen)
+    texts = {q.unit.text for q in chosen}
+    for index, quote in enumerate(chosen):
+        follow = quote.unit.follow
+        if follow and follow not in texts and sentences < MAX_QUOTES:
+            chosen[index] = replace(quote, follow=follow)
+            sentences += 1
+    first = quotes[0].passage
+    return sorted(chosen, key=lambda q: (q.passage != first, q.passage, q.unit.position))

@@ -1,0 +1,158 @@
+"""A question's words as the documents would write them, for search and for the evidence checks.
+
+Decides three things, deterministically and without a model:
+- **Chat spellings.** "r u open on a sat" is searched as "are you open on a Saturday": whole
+  tokens found in the reviewed list (``everyday_words.yaml``, ``chat``) are rewritten.
+- **Everyday words.** A word may also be matched by the words clinic documents use for it
+  ("loo" by "toilet", "jab" by "vaccination"; ``everyday_words.yaml``, ``synonyms``). This only
+  widens what a question word may match; it never removes a word from the question.
+- **Typos.** A question word the documents never use, and that is not an English word (not a
+  whole word of the embedding model's WordPiece vocabulary, which ships with the product), is
+  matched by the document word it is one edit (two for words of eight letters or more) away
+  from, with the same first letter: "prescripton" is "prescription", but "cafe" is never "care"
+  and "chemist" never "chest".
+
+It must never: drop a question word (a word the documents do not use still counts against every
+passage, which is how "do you offer botox?" stays unanswered), change a document's text, read the
+database, call a model, or raise on any input. Everything here is a pure function; the word lists
+load once per process.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from engine.ops.paths import resources_dir
+
+WORDS_PATH = Path(__file__).with_name("everyday_words.yaml")
+# Whole English words (the MiniLM WordPiece vocabulary, shipped under resources/): such a word is
+# meant as written and is never respelt. Missing file: no word is respelt at all.
+ENGLISH_PATH = resources_dir() / "models" / "all-minilm-l6-v2" / "vocab.txt"
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+# "phone no." / "phone no" -> "phone number"; "how much 4 a ..." -> "how much for a ...".
+_NUMBER_ABBREVIATION = re.compile(r"\b(phone|telephone|tel|contact)\s+no\b\.?", re.IGNORECASE)
+# (not after a word a number often follows: "room 4 the one upstairs" keeps its number)
+_FOUR_FOR = re.compile(
+    r"\b(?!(?:room|ward|floor|bay|level|route|bus|number|no|platform|door|gate|exit|stand|"
+    r"building|block|zone|page|step|question|option|item|line)\b)([A-Za-z]+) 4 "
+    r"(?=(?:a|an|the|my|me|you|u|it|him|her|them)\b)",
+    re.IGNORECASE,
+)
+
+
+@cache
+def _lists() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    raw = yaml.safe_load(WORDS_PATH.read_text(encoding="utf-8")) or {}
+    chat = {str(k).lower(): str(v) for k, v in (raw.get("chat") or {}).items()}
+    synonyms = {
+        str(k).lower(): tuple(str(w).lower() for w in v)
+        for k, v in (raw.get("synonyms") or {}).items()
+    }
+    return chat, synonyms
+
+
+def normalise(question: str) -> str:
+    """The question with chat spellings rewritten as words; every other character kept."""
+    chat, _ = _lists()
+    text = _NUMBER_ABBREVIATION.sub(lambda m: f"{m.group(1)} number", question)
+    text = _FOUR_FOR.sub(lambda m: f"{m.group(1)} for ", text)
+
+    def rewrite(match: re.Match[str]) -> str:
+        word = match.group(0)
+        return chat.get(word.lower(), word)
+
+    return _TOKEN.sub(rewrite, text)
+
+
+@cache
+def synonym_stems(stemmer: Callable[[str], str]) -> Mapping[str, frozenset[str]]:
+    """Stem of an everyday word -> stems of the document words that may stand for it, made with
+    ``stemmer`` (the caller's, so both sides of a comparison are stemmed alike)."""
+    _, synonyms = _lists()
+    table: dict[str, set[str]] = {}
+    for word, alternatives in synonyms.items():
+        stems = {stemmer(w) for alt in alternatives for w in alt.split()}
+        table.setdefault(stemmer(word), set()).update(stems)
+    return {k: frozenset(v - {k}) for k, v in table.items()}
+
+
+def within_edits(a: str, b: str, limit: int) -> bool:
+    """Edit distance of a and b (a swap of two neighbouring letters counts one) <= ``limit``."""
+    return edit_distance(a, b, limit) <= limit
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Optimal string alignment distance, or ``limit + 1`` as soon as it must exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        if min(current) > limit:
+            return limit + 1
+        before, previous = previous, current
+    return min(previous[-1], limit + 1)
+
+
+@cache
+def _english() -> frozenset[str] | None:
+    try:
+        lines = ENGLISH_PATH.read_text(encoding="utf-8").split()
+    except OSError:
+        return None
+    return frozenset(w for w in lines if w.isalpha() and w.islower() and len(w) > 1)
+
+
+def may_be_typo(word: str) -> bool:
+    """Whether a question word may be a misspelling: letters only, five or more of them, and not
+    a whole English word. False for everything when the word list is missing."""
+    english = _english()
+    return english is not None and len(word) >= 5 and word.isalpha() and word.lower() not in english
+
+
+def typo_limit(word: str) -> int:
+    """How many edits a word of this length may be from the document word it stands for."""
+    if len(word) < 5 or not word.isalpha():
+        return 0
+    return 2 if len(word) >= 8 else 1
+
+
+def closest_word(word: str, vocabulary: Mapping[str, int]) -> str | None:
+    """The document word ``word`` is a typo of: fewest edits, same first letter, then the most
+    frequent (``vocabulary`` maps word -> how many chunks hold it). None when nothing is close."""
+    limit = typo_limit(word)
+    if not limit or word in vocabulary:
+        return None
+    best: tuple[int, int, str] | None = None
+    for known, frequency in vocabulary.items():
+        if known[:1] != word[:1] or known.isdigit():
+            continue
+        if len(known) >= 4 and 0 < len(word) - len(known) <= 2 and word.startswith(known):
+            distance = limit  # the stem of a misspelt longer form: "parkin" (parking) -> "park"
+        elif abs(len(known) - len(word)) > limit:
+            continue
+        else:
+            distance = edit_distance(word, known, limit)
+        if distance <= limit and (best is None or (distance, -frequency, known) < best):
+            best = (distance, -frequency, known)
+    return best[2] if best else None
+
+
+def by_initial(words: Iterable[tuple[str, int]]) -> dict[str, dict[str, int]]:
+    """A vocabulary grouped by first letter (what ``closest_word`` is given for one word)."""
+    grouped: dict[str, dict[str, int]] = {}
+    for word, frequency in words:
+        grouped.setdefault(word[:1], {})[word] = frequency
+    return grouped

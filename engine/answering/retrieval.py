@@ -1,0 +1,414 @@
+"""Hybrid retrieval: a vector arm (cosine, HNSW) and a full-text arm, fused by reciprocal rank,
+then judged by a relevance gate built on absolute evidence.
+
+Rules this module must keep:
+- Audience is in the SQL WHERE clause of both arms. ``staff`` sees public and staff documents;
+  anything else (including unknown values) sees public only. Nothing is filtered in memory.
+- The query vector is a statement parameter, never a CTE column, so the planner can use HNSW.
+- Fusion orders; it never judges. The gate uses cosine similarity and term evidence, is applied
+  to every candidate before the cut to ``max_passages``, and when nothing passes, the caller says
+  the fixed "I don't know" sentence without calling a model.
+- Sentence-level evidence (``engine.answering.extractive``) is the gate's last step, in both answer
+  modes: when no sentence of any kept passage carries the question's subject, nothing is kept.
+- The question's words are read as the documents would write them (``engine.answering.query_words``:
+  chat spellings rewritten, everyday-word synonyms and typo corrections counted as the word).
+  This widens what a question word may match; a word no passage holds still counts against
+  every passage (its weight is never dropped), so a question about something the documents do
+  not mention stays unanswered.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import sqlalchemy as sa
+from py_rust_stemmers import SnowballStemmer
+
+from engine.answering.extractive import Quote, find_quotes
+from engine.answering.query_words import (
+    by_initial,
+    closest_word,
+    may_be_typo,
+    normalise,
+    synonym_stems,
+    typo_limit,
+)
+from engine.ops.db import Database
+from engine.ops.settings import Settings
+
+
+@dataclass(frozen=True)
+class RetrievedPassage:
+    chunk_id: int
+    document_slug: str
+    document_title: str
+    audience: str
+    heading_path: str
+    text: str
+    similarity: float
+    vector_rank: int | None
+    keyword_rank: int | None
+    reviewed_on: dt.date | None
+    term_share: float = 0.0  # IDF-weighted share of the question's terms found in the passage
+    fused_score: float = 0.0
+
+    @property
+    def label(self) -> str:
+        return self.heading_path or self.document_title
+
+    @property
+    def prompt_text(self) -> str:
+        """Heading path and body: what is offered to the model and checked by the guard."""
+        return f"{self.label}\n{self.text}"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    passages: tuple[RetrievedPassage, ...]  # passed the gate, fused order, at most max_passages
+    candidates: tuple[RetrievedPassage, ...]  # everything both arms returned (for evaluation)
+    term_weights: Mapping[str, float] = field(default_factory=dict)  # question lexeme -> IDF
+    # The sentences of ``passages`` that answer, best first (``Quote.passage`` indexes passages).
+    quotes: tuple[Quote, ...] = ()
+
+    @property
+    def best_similarity(self) -> float | None:
+        return max((c.similarity for c in self.candidates), default=None)
+
+
+def visible_audiences(audience: str) -> list[str]:
+    """The audiences a reader may see. Fails closed: only exactly 'staff' sees staff rows."""
+    return ["public", "staff"] if audience == "staff" else ["public"]
+
+
+def reciprocal_rank_fusion(
+    rankings: Sequence[Sequence[int]], k: int = 60
+) -> list[tuple[int, float]]:
+    """Fuse ranked id lists: score(id) = sum(1 / (k + rank)), rank starting at 1.
+
+    Returns (id, score) sorted by score descending, ties broken by first appearance.
+    """
+    scores: dict[int, float] = {}
+    order: dict[int, int] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking, start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            order.setdefault(item, len(order))
+    return sorted(scores.items(), key=lambda pair: (-pair[1], order[pair[0]]))
+
+
+def _vector_literal(vector: Sequence[float]) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
+
+
+_VECTOR_SQL = sa.text(
+    """
+    SELECT c.id, 1 - (c.embedding <=> CAST(:q AS vector)) AS similarity
+    FROM chunks c JOIN documents d ON d.id = c.document_id
+    WHERE d.audience = ANY(CAST(:audiences AS varchar[]))
+    ORDER BY c.embedding <=> CAST(:q AS vector)
+    LIMIT :k
+    """
+)
+
+# Both arms and the passages' details in one statement (one round trip). Each arm keeps the
+# audience in its own WHERE clause and the query vector is a statement parameter, so the vector arm
+# is the same HNSW index scan as ``_VECTOR_SQL`` (a test checks the plan). The vector arm is
+# re-sorted by exact distance: an iterative (relaxed order) index scan may return near-ties out of
+# order. Terms are OR-ed for recall (the gate judges matched-term evidence, not this query).
+# ``:orquery`` is NULL when the question has no lexemes (then the keyword arm is empty).
+_SEARCH_SQL = sa.text(
+    """
+    WITH v AS (
+        SELECT s.id, row_number() OVER (ORDER BY s.distance, s.id) AS rank
+        FROM (
+            SELECT c.id, c.embedding <=> CAST(:q AS vector) AS distance
+            FROM chunks c JOIN documents d ON d.id = c.document_id
+            WHERE d.audience = ANY(CAST(:audiences AS varchar[]))
+            ORDER BY c.embedding <=> CAST(:q AS vector)
+            LIMIT :k
+        ) s
+    ),
+    kw AS (
+        SELECT s.id, row_number() OVER (ORDER BY s.score DESC, s.id) AS rank
+        FROM (
+            SELECT c.id, ts_rank_cd(c.tsv, q.query) AS score
+            FROM chunks c JOIN documents d ON d.id = c.document_id,
+                 (SELECT to_tsquery('english', CAST(:orquery AS text)) AS query) q
+            WHERE CAST(:orquery AS text) IS NOT NULL
+              AND d.audience = ANY(CAST(:audiences AS varchar[])) AND c.tsv @@ q.query
+            ORDER BY score DESC, c.id
+            LIMIT :k
+        ) s
+    )
+    SELECT c.id, d.slug, d.title, d.audience, c.heading_path, c.text, d.reviewed_on,
+           1 - (c.embedding <=> CAST(:q AS vector)) AS similarity,
+           tsvector_to_array(c.tsv) AS lexemes, v.rank AS vector_rank, kw.rank AS keyword_rank
+    FROM (SELECT id FROM v UNION SELECT id FROM kw) ids
+    JOIN chunks c ON c.id = ids.id
+    JOIN documents d ON d.id = c.document_id
+    LEFT JOIN v ON v.id = c.id
+    LEFT JOIN kw ON kw.id = c.id
+    WHERE d.audience = ANY(CAST(:audiences AS varchar[]))
+    """
+)
+
+# The search's settings, the question's lexemes and the documents' generation (for the IDF
+# cache) in one round trip.
+_PREPARE_SQL = sa.text(
+    """
+    SELECT set_config('hnsw.ef_search', '100', true),
+           set_config('hnsw.iterative_scan', 'relaxed_order', true),
+           ARRAY(SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', :text)))),
+           (SELECT count(*) FROM documents), (SELECT max(ingested_at) FROM documents)
+    """
+)
+
+_DOC_FREQ_SQL = sa.text(
+    """
+    SELECT lex, (SELECT count(*) FROM chunks WHERE tsv @@ to_tsquery('simple', quote_literal(lex)))
+    FROM unnest(CAST(:lexemes AS text[])) AS lex
+    """
+)
+
+
+# At most this long for the once-per-generation vocabulary read (typo correction's word list).
+VOCABULARY_TIMEOUT = "1000ms"
+# Sets the statement timeout for the rest of the transaction; returns the one it replaced.
+_TIMEOUT_SQL = sa.text(
+    "SELECT current_setting('statement_timeout'), set_config('statement_timeout', :value, true)"
+)
+_VOCABULARY_SQL = sa.text("SELECT word, ndoc FROM ts_stat('SELECT tsv FROM chunks')")
+
+_GENERATION_SQL = sa.text("SELECT count(*), max(ingested_at) FROM documents")
+
+
+class _TermStats:
+    """Per-process cache of lexeme document frequencies and the chunk count, for the IDF weights.
+
+    Counting a lexeme is a GIN lookup for the table owner but a scan for the kiosk role (row-level
+    security keeps the planner off the index), so counts are cached and only missing lexemes are
+    counted. The cache is dropped whenever the visible documents change (their count or latest
+    ingest time), so weights always match what this connection can see.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._generation: dict[str, object] = {}
+        self._counts: dict[str, dict[str, int]] = {}
+        self._totals: dict[str, int] = {}
+        self._vocabularies: dict[str, dict[str, dict[str, int]]] = {}
+
+    def lookup(
+        self,
+        session: sa.orm.Session,
+        key: str,
+        lexemes: Sequence[str],
+        generation: tuple[object, ...] | None = None,
+    ) -> tuple[dict[str, int], int]:
+        """``generation`` is the documents' (count, latest ingest) when the caller read it."""
+        if generation is None:
+            generation = tuple(session.execute(_GENERATION_SQL).one())
+        with self._lock:
+            if self._generation.get(key) != generation:
+                self._generation[key] = generation
+                self._counts[key] = {}
+                self._totals.pop(key, None)
+                self._vocabularies.pop(key, None)
+            counts = self._counts[key]
+            missing = [lex for lex in lexemes if lex not in counts]
+            total = self._totals.get(key)
+        if missing:
+            fresh = {
+                str(r[0]): int(r[1]) for r in session.execute(_DOC_FREQ_SQL, {"lexemes": missing})
+            }
+        else:
+            fresh = {}
+        if total is None:
+            total = max(
+                1, int(session.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one())
+            )
+        with self._lock:
+            if self._generation.get(key) == generation:
+                self._counts[key].update(fresh)
+                self._totals[key] = total
+            known = {lex: self._counts[key].get(lex, fresh.get(lex, 0)) for lex in lexemes}
+        return known, total
+
+    def vocabulary(self, session: sa.orm.Session, key: str) -> dict[str, dict[str, int]]:
+        """Every lexeme this connection can see, with its chunk count, by first letter (for
+        typo correction; read once per generation, after ``lookup`` has checked it).
+
+        Reading it scans every chunk's tsvector (measured 0.2 s at 1k chunks and 1.4 s at 10k
+        on the loaded 2-core machine), so it runs under ``VOCABULARY_TIMEOUT``; past that,
+        this generation gets no typo correction (empty vocabulary) rather than a slow answer."""
+        with self._lock:
+            known = self._vocabularies.get(key)
+        if known is None:
+            try:
+                with session.begin_nested():  # a timeout rolls back to here, not the search
+                    before = session.execute(_TIMEOUT_SQL, {"value": VOCABULARY_TIMEOUT}).scalar()
+                    rows = session.execute(_VOCABULARY_SQL).all()
+                    session.execute(_TIMEOUT_SQL, {"value": before})
+                known = by_initial((str(r[0]), int(r[1])) for r in rows)
+            except sa.exc.OperationalError:
+                known = {}
+            with self._lock:
+                self._vocabularies[key] = known
+        return known
+
+
+_TERM_STATS = _TermStats()
+_LETTERS = re.compile(r"[a-z]+")
+_PG_STEMMER = SnowballStemmer("english")  # PostgreSQL's english configuration stems with it
+
+
+def _pg_stem(word: str) -> str:
+    return str(_PG_STEMMER.stem_word(word))
+
+
+def _idf(total: int, frequency: int) -> float:
+    return math.log(1 + total / (1 + frequency))
+
+
+class Retriever:
+    """Searches one database's chunks for one embedding model's floor."""
+
+    def __init__(self, db: Database, settings: Settings, model_name: str | None = None) -> None:
+        """``model_name`` is the embedder's (its floor applies); default: the configured one."""
+        self.db = db
+        self.settings = settings
+        self.config = settings.retrieval
+        self.floor = settings.retrieval.similarity_floor(model_name or settings.embedding.model)
+
+    def search(
+        self, question_embedding: Sequence[float], question_text: str, audience: str
+    ) -> list[RetrievedPassage]:
+        return list(
+            self.search_with_candidates(question_embedding, question_text, audience).passages
+        )
+
+    def search_with_candidates(
+        self, question_embedding: Sequence[float], question_text: str, audience: str
+    ) -> SearchResult:
+        audiences = visible_audiences(audience)
+        # chat spellings -> words (engine.answering.query_words)
+        question_text = normalise(question_text)
+        q = _vector_literal(question_embedding)
+        k = self.config.candidates
+        with self.db.session() as session:
+            prepared = session.execute(_PREPARE_SQL, {"text": question_text}).one()
+            lexemes = sorted(str(lex) for lex in (prepared[2] or ()))
+            groups: dict[str, set[str]] = {}
+            weights: dict[str, float] = {}
+            if lexemes:
+                typos = {
+                    _pg_stem(w) for w in _LETTERS.findall(question_text.lower()) if may_be_typo(w)
+                }
+                groups, weights = self._term_groups(
+                    session, lexemes, typos, (prepared[3], prepared[4])
+                )
+            words = sorted(set().union(*groups.values())) if groups else []
+            orquery = " | ".join(_quote_lexeme(lex) for lex in words) or None
+            rows = session.execute(
+                _SEARCH_SQL, {"q": q, "orquery": orquery, "audiences": audiences, "k": k}
+            ).all()
+        vector_ids = [
+            int(r.id) for r in sorted(rows, key=lambda r: r.vector_rank or 0) if r.vector_rank
+        ]
+        keyword_ids = [
+            int(r.id) for r in sorted(rows, key=lambda r: r.keyword_rank or 0) if r.keyword_rank
+        ]
+        total_weight = sum(weights.values())
+        vector_rank = {cid: rank for rank, cid in enumerate(vector_ids, start=1)}
+        keyword_rank = {cid: rank for rank, cid in enumerate(keyword_ids, start=1)}
+        by_id: dict[int, RetrievedPassage] = {}
+        for row in rows:
+            passage_lexemes = set(row.lexemes or ())
+            share = (
+                sum(w for lex, w in weights.items() if groups[lex] & passage_lexemes) / total_weight
+                if total_weight
+                else 0.0
+            )
+            by_id[int(row.id)] = RetrievedPassage(
+                chunk_id=int(row.id),
+                document_slug=row.slug,
+                document_title=row.title,
+                audience=row.audience,
+                heading_path=row.heading_path,
+                text=row.text,
+                similarity=float(row.similarity),
+                vector_rank=vector_rank.get(int(row.id)),
+                keyword_rank=keyword_rank.get(int(row.id)),
+                reviewed_on=row.reviewed_on,
+                term_share=share,
+            )
+        fused = reciprocal_rank_fusion([vector_ids, keyword_ids], k=self.config.rrf_k)
+        candidates = tuple(
+            replace(by_id[cid], fused_score=score) for cid, score in fused if cid in by_id
+        )
+        kept = tuple(p for p in candidates if self.passes_gate(p))[: self.config.max_passages]
+        others = {lex: group - {lex} for lex, group in groups.items() if len(group) > 1}
+        quotes = tuple(
+            find_quotes(question_text, [(p.label, p.text) for p in kept], weights, others)
+        )
+        if not quotes:
+            kept = ()  # no sentence carries the question's subject: the fixed refusal
+        return SearchResult(kept, candidates, weights, quotes)
+
+    def _term_groups(
+        self,
+        session: sa.orm.Session,
+        lexemes: Sequence[str],
+        typos: set[str],
+        generation: tuple[object, ...],
+    ) -> tuple[dict[str, set[str]], dict[str, float]]:
+        """Each question lexeme -> the lexemes that count as it in a passage (itself, its
+        everyday-word synonyms, and, for a word no chunk holds, the chunk word it is a typo of),
+        and its IDF weight (its own; for a word no chunk holds, that of its commonest match)."""
+        synonyms = synonym_stems(_pg_stem)
+        groups = {lex: {lex, *synonyms.get(lex, ())} for lex in lexemes}
+        every = sorted(set().union(*groups.values()))
+        doc_freq, total = _TERM_STATS.lookup(session, self.db.url, every, generation)
+        unknown = [
+            lex
+            for lex in lexemes
+            if lex in typos and typo_limit(lex) and not any(doc_freq.get(w, 0) for w in groups[lex])
+        ]
+        if unknown:
+            vocabulary = _TERM_STATS.vocabulary(session, self.db.url)
+            for lex in unknown:
+                near = vocabulary.get(lex[:1], {})
+                fixed = closest_word(lex, near)
+                if fixed is not None:
+                    groups[lex].add(fixed)
+                    doc_freq[fixed] = near[fixed]
+        weights = {}
+        for lex, group in groups.items():
+            seen = [doc_freq[w] for w in group if doc_freq.get(w, 0)]
+            own = doc_freq.get(lex, 0)
+            weights[lex] = _idf(total, own if own else max(seen, default=0))
+        return groups, weights
+
+    def passes_gate(self, passage: RetrievedPassage) -> bool:
+        """Absolute evidence only, never the fused score: similarity over the model's floor
+        with some of the question's rare terms, or a strong keyword match (most of the rare
+        terms) that is not semantically unrelated."""
+        if (
+            passage.similarity >= self.floor
+            and passage.term_share >= self.config.vector_min_term_share
+        ):
+            return True
+        return (
+            passage.keyword_rank is not None
+            and passage.similarity >= self.config.keyword_min_similarity
+            and passage.term_share >= self.config.keyword_min_term_share
+        )
+
+
+def _quote_lexeme(lexeme: str) -> str:
+    return "'" + lexeme.replace("'", "''").replace("\\", "\\\\") + "'"

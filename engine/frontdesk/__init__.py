@@ -1,0 +1,1 @@
+"""The frontdesk room of the engine (see its docstring in commit b)."""
