@@ -81,8 +81,12 @@ class ChangeListener:
 
     def _connect(self) -> psycopg.Connection[Any]:
         conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=5)
-        for channel in self.channels:
-            conn.execute(f"LISTEN {channel}")  # checked identifier, not user text
+        try:
+            for channel in self.channels:
+                conn.execute(f"LISTEN {channel}")  # checked identifier, not user text
+        except BaseException:
+            conn.close()  # a connection that cannot listen is closed, never left to the GC
+            raise
         return conn
 
     def changes(self) -> Iterator[Change]:
@@ -99,12 +103,14 @@ class ChangeListener:
                 self._sleep(BACKOFF_SECONDS[min(failures, len(BACKOFF_SECONDS) - 1)])
                 failures += 1
                 continue
-            if failures or down_logged:
-                log.info("queue updates: connected again")
-                yield Change("", reconnected=True)
-            failures, down_logged = 0, False
             try:
+                # The connection is closed however this ends, including a consumer that stops
+                # iterating at any change (the ``reconnected`` one too).
                 with conn:
+                    if failures or down_logged:
+                        log.info("queue updates: connected again")
+                        yield Change("", reconnected=True)
+                    failures, down_logged = 0, False
                     while not self.stopped:
                         for note in conn.notifies(timeout=self.poll_seconds):
                             yield Change(note.channel, _decode(note.payload))

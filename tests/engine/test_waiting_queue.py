@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import fields
 
+import psycopg
 import pytest
 import sqlalchemy as sa
 
@@ -180,6 +181,32 @@ def test_every_change_is_notified_without_names(queue, today, listener) -> None:
     assert [c.payload["state"] for c in seen] == ["arrived", "called"]
     assert seen[1].payload["room"] == "Room 3" and seen[1].payload["ticket"] == 1
     assert all("Maria" not in str(c.payload) for c in seen)
+
+
+class _DownOnceListener(ChangeListener):
+    """The real listener, whose first connection attempt finds the database down."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url, poll_seconds=0.1, sleep=lambda _seconds: False)
+        self.opened: list[psycopg.Connection[object]] = []
+        self.refused = False
+
+    def _connect(self) -> psycopg.Connection[object]:
+        if not self.refused:
+            self.refused = True
+            raise psycopg.OperationalError("connection refused")
+        conn = super()._connect()
+        self.opened.append(conn)
+        return conn
+
+
+def test_a_listener_stopped_at_the_reconnected_change_closes_its_connection(db) -> None:
+    """A desk that stops listening right after 'connected again' leaves no connection open."""
+    listener = _DownOnceListener(db.url)
+    changes = listener.changes()
+    assert next(changes).reconnected
+    changes.close()
+    assert len(listener.opened) == 1 and listener.opened[0].closed
 
 
 def test_the_kiosk_role_checks_in_but_cannot_read_appointments(db, today) -> None:
