@@ -24,7 +24,7 @@ import math
 import re
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 from py_rust_stemmers import SnowballStemmer
@@ -120,7 +120,9 @@ _VECTOR_SQL = sa.text(
 # is the same HNSW index scan as ``_VECTOR_SQL`` (a test checks the plan). The vector arm is
 # re-sorted by exact distance: an iterative (relaxed order) index scan may return near-ties out of
 # order. Terms are OR-ed for recall (the gate judges matched-term evidence, not this query).
-# ``:orquery`` is NULL when the question has no lexemes (then the keyword arm is empty).
+# ``:orquery`` is NULL when the question has no lexemes (then the keyword arm is empty). Of each
+# passage's lexemes only those among ``:words`` (the question's and their alternatives: all the
+# term share looks at) are sent back, not the whole tsvector.
 _SEARCH_SQL = sa.text(
     """
     WITH v AS (
@@ -147,7 +149,9 @@ _SEARCH_SQL = sa.text(
     )
     SELECT c.id, d.slug, d.title, d.audience, c.heading_path, c.text, d.reviewed_on,
            1 - (c.embedding <=> CAST(:q AS vector)) AS similarity,
-           tsvector_to_array(c.tsv) AS lexemes, v.rank AS vector_rank, kw.rank AS keyword_rank
+           ARRAY(SELECT lex FROM unnest(tsvector_to_array(c.tsv)) AS lex
+                 WHERE lex = ANY(CAST(:words AS text[]))) AS lexemes,
+           v.rank AS vector_rank, kw.rank AS keyword_rank
     FROM (SELECT id FROM v UNION SELECT id FROM kw) ids
     JOIN chunks c ON c.id = ids.id
     JOIN documents d ON d.id = c.document_id
@@ -315,7 +319,8 @@ class Retriever:
             words = sorted(set().union(*groups.values())) if groups else []
             orquery = " | ".join(_quote_lexeme(lex) for lex in words) or None
             rows = session.execute(
-                _SEARCH_SQL, {"q": q, "orquery": orquery, "audiences": audiences, "k": k}
+                _SEARCH_SQL,
+                {"q": q, "orquery": orquery, "words": words, "audiences": audiences, "k": k},
             ).all()
         vector_ids = [
             int(r.id) for r in sorted(rows, key=lambda r: r.vector_rank or 0) if r.vector_rank
@@ -326,31 +331,35 @@ class Retriever:
         total_weight = sum(weights.values())
         vector_rank = {cid: rank for rank, cid in enumerate(vector_ids, start=1)}
         keyword_rank = {cid: rank for rank, cid in enumerate(keyword_ids, start=1)}
-        by_id: dict[int, RetrievedPassage] = {}
-        for row in rows:
+        by_id = {int(row.id): row for row in rows}
+        fused = reciprocal_rank_fusion([vector_ids, keyword_ids], k=self.config.rrf_k)
+        candidates: list[RetrievedPassage] = []
+        for cid, score in fused:
+            row = by_id.get(cid)
+            if row is None:
+                continue
             passage_lexemes = set(row.lexemes or ())
             share = (
                 sum(w for lex, w in weights.items() if groups[lex] & passage_lexemes) / total_weight
                 if total_weight
                 else 0.0
             )
-            by_id[int(row.id)] = RetrievedPassage(
-                chunk_id=int(row.id),
-                document_slug=row.slug,
-                document_title=row.title,
-                audience=row.audience,
-                heading_path=row.heading_path,
-                text=row.text,
-                similarity=float(row.similarity),
-                vector_rank=vector_rank.get(int(row.id)),
-                keyword_rank=keyword_rank.get(int(row.id)),
-                reviewed_on=row.reviewed_on,
-                term_share=share,
+            candidates.append(
+                RetrievedPassage(
+                    chunk_id=cid,
+                    document_slug=row.slug,
+                    document_title=row.title,
+                    audience=row.audience,
+                    heading_path=row.heading_path,
+                    text=row.text,
+                    similarity=float(row.similarity),
+                    vector_rank=vector_rank.get(cid),
+                    keyword_rank=keyword_rank.get(cid),
+                    reviewed_on=row.reviewed_on,
+                    term_share=share,
+                    fused_score=score,
+                )
             )
-        fused = reciprocal_rank_fusion([vector_ids, keyword_ids], k=self.config.rrf_k)
-        candidates = tuple(
-            replace(by_id[cid], fused_score=score) for cid, score in fused if cid in by_id
-        )
         kept = tuple(p for p in candidates if self.passes_gate(p))[: self.config.max_passages]
         others = {lex: group - {lex} for lex, group in groups.items() if len(group) > 1}
         quotes = tuple(
@@ -358,7 +367,7 @@ class Retriever:
         )
         if not quotes:
             kept = ()  # no sentence carries the question's subject: the fixed refusal
-        return SearchResult(kept, candidates, weights, quotes)
+        return SearchResult(kept, tuple(candidates), weights, quotes)
 
     def _term_groups(
         self,
