@@ -20,6 +20,7 @@ Rules this module must keep:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 import threading
@@ -102,7 +103,14 @@ def reciprocal_rank_fusion(
 
 
 def _vector_literal(vector: Sequence[float]) -> str:
-    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
+    """pgvector's text form, each value to 7 significant digits (one ``%`` formatting of the
+    whole row: a third of the time of formatting the values one by one)."""
+    return "[" + _row_format(len(vector)) % tuple(vector) + "]"
+
+
+@functools.cache
+def _row_format(size: int) -> str:
+    return ",".join(["%.7g"] * size)
 
 
 _VECTOR_SQL = sa.text(
@@ -152,11 +160,9 @@ _SEARCH_SQL = sa.text(
            ARRAY(SELECT lex FROM unnest(tsvector_to_array(c.tsv)) AS lex
                  WHERE lex = ANY(CAST(:words AS text[]))) AS lexemes,
            v.rank AS vector_rank, kw.rank AS keyword_rank
-    FROM (SELECT id FROM v UNION SELECT id FROM kw) ids
-    JOIN chunks c ON c.id = ids.id
+    FROM v FULL JOIN kw ON kw.id = v.id
+    JOIN chunks c ON c.id = coalesce(v.id, kw.id)
     JOIN documents d ON d.id = c.document_id
-    LEFT JOIN v ON v.id = c.id
-    LEFT JOIN kw ON kw.id = c.id
     WHERE d.audience = ANY(CAST(:audiences AS varchar[]))
     """
 )
