@@ -130,11 +130,12 @@ _VECTOR_SQL = sa.text(
 # order. Terms are OR-ed for recall (the gate judges matched-term evidence, not this query).
 # ``:orquery`` is NULL when the question has no lexemes (then the keyword arm is empty). Of each
 # passage's lexemes only those among ``:words`` (the question's and their alternatives: all the
-# term share looks at) are sent back, not the whole tsvector.
+# term share looks at) are sent back, not the whole tsvector. A vector-arm passage's similarity
+# reuses the distance that arm computed (the same operator on the same values).
 _SEARCH_SQL = sa.text(
     """
     WITH v AS (
-        SELECT s.id, row_number() OVER (ORDER BY s.distance, s.id) AS rank
+        SELECT s.id, s.distance, row_number() OVER (ORDER BY s.distance, s.id) AS rank
         FROM (
             SELECT c.id, c.embedding <=> CAST(:q AS vector) AS distance
             FROM chunks c JOIN documents d ON d.id = c.document_id
@@ -156,7 +157,7 @@ _SEARCH_SQL = sa.text(
         ) s
     )
     SELECT c.id, d.slug, d.title, d.audience, c.heading_path, c.text, d.reviewed_on,
-           1 - (c.embedding <=> CAST(:q AS vector)) AS similarity,
+           1 - coalesce(v.distance, c.embedding <=> CAST(:q AS vector)) AS similarity,
            ARRAY(SELECT lex FROM unnest(tsvector_to_array(c.tsv)) AS lex
                  WHERE lex = ANY(CAST(:words AS text[]))) AS lexemes,
            v.rank AS vector_rank, kw.rank AS keyword_rank
