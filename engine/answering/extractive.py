@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from py_rust_stemmers import SnowballStemmer
 
+from engine.answering.guard_details import PRICE
 from engine.answering.query_words import synonym_stems, within_edits
 from engine.answering.sentences import Unit, split_units
 
@@ -102,6 +103,30 @@ _EXISTENCE_Q = re.compile(
     re.IGNORECASE,
 )
 _COUNT_Q = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
+# "Where do I find the price of X?", "which leaflet lists the fees?", "how do I pay for parking?":
+# these ask where a price is found or how to pay (a place or a source), not for a figure. A
+# figure still answers them; so does a sentence that points somewhere (``_SOURCE``). "How much
+# ...", "what does X cost" and "do I have to pay for X?" stay price questions.
+_SOURCE_Q = re.compile(
+    r"\bwhere\b"
+    r"|\bhow\b(?!\s+(?:much|many|long|often|early|soon|far)\b)(?:\s+[\w']+){0,4}?\s+"
+    r"(?:find|see|get|look|check|read|learn|know|tell|pay)\b"
+    r"|\bwhich\s+(?:leaflet|page|document|list|booklet|section|website|site|notice)s?\b",
+    re.IGNORECASE,
+)
+# In a question about where a price is found, these only say "where do I look" or "in what".
+_SOURCE_WORDS = _wordset(
+    "find see get look check read learn know tell out leaflet leaflets booklet booklets list "
+    "lists listed page pages website site document section notice"
+)
+_SENTENCE_END = re.compile(r"[?.!;]+")
+_FIGURE_Q = re.compile(
+    r"\bhow\s+much\b|\bwhat\s+(?:does|do|will|would|did)\s+(?:[\w']+\s+){0,3}?cost\b",
+    re.IGNORECASE,
+)
+_SOURCE_BEFORE = re.compile(
+    r"\b(?:find|see|check|know|tell|look|learn|work)(?:\s+(?:out|me|us|up))?\s*$", re.IGNORECASE
+)
 # Words that only say which kind of detail is asked for; the detail itself is checked instead.
 _CUE_WORDS = _wordset(
     "cost costs price prices priced fee fees charge charged charges much long many time times "
@@ -111,9 +136,21 @@ _CUE_WORDS = _wordset(
 )
 
 
+# Every price the citation guard reads (``guard_details.PRICE``: "£25", "25 pounds", "25 GBP",
+# "GBP 25", "25p", "25 pence"), and also other currencies, percentages, "free", "no charge" and
+# "the full fee".
 _PRICE = re.compile(
-    r"[£$€]\s?\d|\d\s?(?:p|pence|pounds?)\b|\d\s?%|\bfree\b|\bno charge\b|\bnot charge\b|"
+    PRICE.pattern + r"|[£$€]\s?\d|\d\s?%|\bfree\b|\bno charge\b|\bnot charge\b|"
     r"\b(?:the\s+)?full\s+(?:\w+\s+)?(?:fee|price|cost)\b",
+    re.IGNORECASE,
+)
+# A sentence about prices or paying that says where to look or whom to ask ("see our price list",
+# "prices ... are in the leaflet", "at cost price (ask the lead nurse)", "pay at the machine").
+_MONEY_WORD = r"\b(?:prices?|priced|fees?|costs?|charges?|charged|tariffs?|pay|paid|payments?)\b"
+_SOURCE = re.compile(
+    r"\b(?:see|listed|lists?|leaflets?|booklets?|website|online|web\s?page|page|invoices?|"
+    r"notices?|posters?|ask|tell\s+you|told|shown|displayed|app|reception|desk|machine|pharmacy|"
+    r"counter|billing)\b",
     re.IGNORECASE,
 )
 _FREE = re.compile(r"\bfree\b|\bno charge\b|\bnot charge\b|[£$€]\s?\d|\bcharge\b", re.IGNORECASE)
@@ -140,6 +177,10 @@ _COUNT = re.compile(r"\b\d+\b|\b(one|two|three|four|five|six|seven|eight|nine|te
 
 _EVIDENCE = {
     "price": _PRICE,
+    "price_source": re.compile(
+        f"(?:{_PRICE.pattern})|(?s:^(?=.*?{_MONEY_WORD})(?=.*?(?:{_SOURCE.pattern})))",
+        re.IGNORECASE,
+    ),
     "free": _FREE,
     "phone": _PHONE,
     "email": _EMAIL,
@@ -149,14 +190,34 @@ _EVIDENCE = {
 }
 
 
+def _asks_where_a_price_is(question: str) -> bool:
+    """Every sentence of the question that asks about a price asks where it is found or how to
+    pay, and asks for no figure ("how much", "what does it cost") except after "find out" and
+    the like. A follow-up joined to an earlier "where" question ("Where's the car park? How much
+    is it?") asks for a figure."""
+    asking = [s for s in _SENTENCE_END.split(question) if _PRICE_Q.search(s)]
+    if not asking:
+        return False
+    for sentence in asking:
+        if not _SOURCE_Q.search(sentence):
+            return False
+        for figure in _FIGURE_Q.finditer(sentence):
+            if not _SOURCE_BEFORE.search(sentence[: figure.start()]):
+                return False
+    return True
+
+
 def answer_kind(question: str) -> str | None:
-    """The kind of detail the question asks for, or None for an open or yes/no question."""
+    """The kind of detail the question asks for, or None for an open or yes/no question.
+
+    ``price_source``: where a price is found or how to pay ("where do I find the price of X?"),
+    answered by a figure or by a sentence that points somewhere; ``price``: a figure."""
     if _EMAIL_Q.search(question):
         return "email"
     if _PHONE_Q.search(question):
         return "phone"
     if _PRICE_Q.search(question):
-        return "price"
+        return "price_source" if _asks_where_a_price_is(question) else "price"
     if _DURATION_Q.search(question):
         return "duration"
     if _TIME_Q.search(question):
@@ -360,13 +421,16 @@ def _find_quotes(
             vocabulary |= analysed.context
     question = _respell(question, vocabulary)
     terms = question_terms(question, weights, vocabulary)
+    kind = answer_kind(question)
+    if kind == "price_source":
+        framing = {_stem(w) for w in _SOURCE_WORDS}
+        terms = {t: w for t, w in terms.items() if t not in framing}
     total = sum(terms.values())
     extra = _alternative_hits(question, vocabulary, alternatives)
     hits = {t: _hits(t, vocabulary) | extra.get(t, frozenset()) for t in terms}
     thing = _EXISTENCE_Q.search(question)
     required = question_terms(thing.group("thing"), weights, vocabulary) if thing else {}
     required_hits = [_hits(t, vocabulary) | extra.get(t, frozenset()) for t in required]
-    kind = answer_kind(question)
     evidence = _EVIDENCE.get(kind) if kind else None
     quotes: list[Quote] = []
     for index, units in enumerate(split):
@@ -390,6 +454,20 @@ def _find_quotes(
             quotes.append(Quote(index, unit, score))
     quotes.sort(key=lambda q: (-q.score, q.passage, q.unit.position))
     return quotes
+
+
+def one_sentence_holds_question(question: str, headings: str, text: str) -> bool:
+    """Whether one sentence, list item or table row of the passage (its own words, not its
+    headings) holds every content word of the question, at least two, each by its own stem: no
+    synonym, typo repair or word start counts. The gate's evidence for a short question that
+    MiniLM scores low against a longer passage ("Do I have to sign a consent form?")."""
+    try:
+        terms = {t for t in stems(question) if t not in _TEXTSPEAK and not _NUMBERISH.match(t)}
+        if len(terms) < 2:
+            return False
+        return any(terms <= analysed.text for analysed in _analyse(headings, text))
+    except Exception:  # pragma: no cover - never breaks an answer; no evidence instead
+        return False
 
 
 def choose(quotes: Sequence[Quote]) -> list[Quote]:

@@ -6,8 +6,8 @@ with a unit, also when a word stands between number and unit: "3 full working da
 each one appears in a cited passage. Details are compared by meaning of format, not spelling: a
 phone number by its digits (``+44 (0)20 7946 0121`` == ``020 7946 0121``), a time by its minutes
 (``8:30`` == ``08:30`` == ``8.30am``; a time without am/pm may be either half of the day, unless
-its text uses the 24-hour clock elsewhere: ``18:30``), a
-price in pence (``£45`` == ``£45.00`` == ``45 pounds``), a quantity by number and unit (``12
+its text uses the 24-hour clock elsewhere: ``18:30``), a price in pence (``£45`` == ``£45.00`` ==
+``45 pounds`` == ``GBP 45``; ``30p`` == ``30 pence``), a quantity by number and unit (``12
 hours`` == ``twelve hours``), a date by day, month and year (``21 December 2026`` ==
 ``21/12/2026``; an answer may leave out a year its passage gives, never add one).
 
@@ -30,10 +30,12 @@ from dataclasses import dataclass
 
 # ----------------------------------------------------------------------------- patterns
 
-_PRICE = re.compile(
-    r"£\s?(?P<a>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<ap>\d{2}))?(?!\d)"
+# A price (``extractive`` reads the same prices as price evidence): "£25", "25 pounds",
+# "25 GBP", "GBP 25", "25p", "25 pence".
+PRICE = re.compile(
+    r"(?:£|\bgbp\s?)\s?(?P<a>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<ap>\d{2}))?(?!\d)"
     r"|(?<![\d.])(?P<b>\d+)(?:\.(?P<bp>\d{2}))?\s*(?:pounds?|gbp)\b"
-    r"|(?<![\d.£])(?P<c>\d{1,3})\s?p\b",
+    r"|(?<![\d.£])(?P<c>\d{1,3})\s?(?:p|pence)\b",
     re.IGNORECASE,
 )
 # UK numbers: +44 / 0044 / 0 followed by 9-10 more digits, and the short service numbers.
@@ -275,7 +277,7 @@ def _weekday_times(
 def _read(text: str) -> tuple[list[Detail], str, list[Detail]]:
     """Details other than weekday-time pairs, the text with them masked, and the times."""
     found: list[Detail] = []
-    for match in list(_PRICE.finditer(text)):
+    for match in list(PRICE.finditer(text)):
         found.append(Detail("price", match.group(0).strip(), _price_pence(match), match.span()))
         text = _mask(text, match.span())
     for match in list(_DATE.finditer(text)):

@@ -8,6 +8,9 @@ Rules this module must keep:
 - Fusion orders; it never judges. The gate uses cosine similarity and term evidence, is applied
   to every candidate before the cut to ``max_passages``, and when nothing passes, the caller says
   the fixed "I don't know" sentence without calling a model.
+- A third arm, for short questions that score low against a longer passage: the top keyword
+  match with the keyword arm's term share counts from a lower similarity only when one of its
+  sentences holds every content word of the question by its own word (never by a synonym).
 - Sentence-level evidence (``engine.answering.extractive``) is the gate's last step, in both answer
   modes: when no sentence of any kept passage carries the question's subject, nothing is kept.
 - The question's words are read as the documents would write them (``engine.answering.query_words``:
@@ -30,7 +33,7 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 from py_rust_stemmers import SnowballStemmer
 
-from engine.answering.extractive import Quote, find_quotes
+from engine.answering.extractive import Quote, find_quotes, one_sentence_holds_question
 from engine.answering.query_words import (
     by_initial,
     closest_word,
@@ -367,7 +370,11 @@ class Retriever:
                     fused_score=score,
                 )
             )
-        kept = tuple(p for p in candidates if self.passes_gate(p))[: self.config.max_passages]
+        kept = tuple(
+            p
+            for p in candidates
+            if self.passes_gate(p) or self.passes_sentence_arm(p, question_text)
+        )[: self.config.max_passages]
         others = {lex: group - {lex} for lex, group in groups.items() if len(group) > 1}
         quotes = tuple(
             find_quotes(question_text, [(p.label, p.text) for p in kept], weights, others)
@@ -423,6 +430,17 @@ class Retriever:
             passage.keyword_rank is not None
             and passage.similarity >= self.config.keyword_min_similarity
             and passage.term_share >= self.config.keyword_min_term_share
+        )
+
+    def passes_sentence_arm(self, passage: RetrievedPassage, question_text: str) -> bool:
+        """The keyword arm with a lower similarity floor, for a short question against a longer
+        passage: the top keyword match, with the keyword arm's term share, one of whose
+        sentences holds every content word of the question (``one_sentence_holds_question``)."""
+        return (
+            passage.keyword_rank == 1
+            and passage.similarity >= self.config.sentence_min_similarity
+            and passage.term_share >= self.config.keyword_min_term_share
+            and one_sentence_holds_question(question_text, passage.label, passage.text)
         )
 
 

@@ -100,6 +100,10 @@ class RetrievalSettings:
     keyword_min_similarity: float = 0.2
     # ...and at least this IDF-weighted share of the question's terms present in the passage.
     keyword_min_term_share: float = 0.7
+    # The top full-text match with that share also counts from this similarity when one of its
+    # sentences holds every content word of the question (short questions score low against a
+    # longer passage: "Do I have to sign a consent form?" 0.16).
+    sentence_min_similarity: float = 0.1
 
     def similarity_floor(self, model: str) -> float:
         try:

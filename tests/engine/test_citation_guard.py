@@ -197,7 +197,11 @@ def test_altered_time_is_refused(text: str, detail: str) -> None:
         "A report costs £45 [5].",
         "A report costs £45.00 [5].",
         "A report costs 45 pounds [5].",
+        "A report costs 45 GBP [5].",
+        "A report costs GBP 45 [5].",
+        "A report costs GBP45.00 [5].",
         "A day ticket is £4.50 [2].",
+        "A day ticket is 450 pence [2].",
     ],
 )
 def test_prices_in_other_formats_pass(text: str) -> None:
@@ -206,7 +210,13 @@ def test_prices_in_other_formats_pass(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "detail"),
-    [("A report costs £54 [5].", "£54"), ("A day ticket is £4.05 [2].", "£4.05")],
+    [
+        ("A report costs £54 [5].", "£54"),
+        ("A day ticket is £4.05 [2].", "£4.05"),
+        ("A report costs 54 GBP [5].", "54 GBP"),
+        ("A report costs GBP 54 [5].", "GBP 54"),
+        ("A day ticket is 405 pence [2].", "405 pence"),
+    ],
 )
 def test_altered_price_is_refused(text: str, detail: str) -> None:
     assert_refused(check(text), f"unverified_detail:{detail}")

@@ -262,7 +262,12 @@ def test_bad_conversation_rows_are_refused(
 
 @pytest.mark.parametrize(
     ("name", "min_singles", "min_conversations"),
-    [("unseen.yaml", 120, 40), ("holdout.yaml", 80, 25), ("holdout2.yaml", 120, 40)],
+    [
+        ("unseen.yaml", 120, 40),
+        ("holdout.yaml", 80, 25),
+        ("holdout2.yaml", 120, 40),
+        ("source-and-short-judging.yaml", 25, 0),
+    ],
 )
 def test_held_out_sets_are_valid_and_apart(
     name: str, min_singles: int, min_conversations: int
@@ -273,7 +278,8 @@ def test_held_out_sets_are_valid_and_apart(
     conversations = [q for q in unseen if q.history]
     assert len(singles) >= min_singles and len(conversations) >= min_conversations
     others = ["questions.yaml", "tuning.yaml", "unseen.yaml", "holdout.yaml", "holdout2.yaml"]
-    if name == "holdout2.yaml":  # written after the answerability set (unseen.yaml shares some)
+    # Written after the answerability set (unseen.yaml shares some questions with it).
+    if name in ("holdout2.yaml", "source-and-short-judging.yaml"):
         others.append("answerability-judging.yaml")
     for other in others:
         if other != name:

@@ -15,7 +15,14 @@ from engine.safety.exemplars import BANK_PATH, Exemplar, ExemplarBank, load_bank
 from tests.support.fake_embedder import FakeEmbedder
 
 ROOT = Path(__file__).resolve().parents[2]
-EVALUATION_SETS = ("questions.yaml", "unseen.yaml", "tuning.yaml", "holdout.yaml", "holdout2.yaml")
+EVALUATION_SETS = (
+    "questions.yaml",
+    "unseen.yaml",
+    "tuning.yaml",
+    "holdout.yaml",
+    "holdout2.yaml",
+    "source-and-short-judging.yaml",
+)
 
 
 def _evaluation_questions() -> set[str]:

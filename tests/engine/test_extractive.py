@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.answering.extractive import MAX_QUOTES, answer_kind, choose, find_quotes
+from engine.answering.extractive import (
+    MAX_QUOTES,
+    answer_kind,
+    choose,
+    find_quotes,
+    one_sentence_holds_question,
+)
 from engine.answering.sentences import split_units, table_rows
 
 PARKING = (
@@ -244,3 +250,130 @@ def test_a_retriever_given_alternative_counts_as_the_question_word() -> None:
     assert find_quotes("how much is a private scrip", [private], weights) == []
     found = find_quotes("how much is a private scrip", [private], weights, {"scrip": ["prescript"]})
     assert [q.unit.text for q in found] == [private[1]]
+
+
+# -- where a price is found (a place or a source, not a figure) -------------------------------
+
+REPEATS = (
+    "Repeat prescriptions",
+    "Order repeats through the NHS App or see our price list for private items.\n"
+    "Allow two working days before you collect.",
+)
+TRAVEL_FEES = (
+    "Fees and payment > Private fees",
+    "Private prescription: £20 per prescription.\n\n"
+    "Prices for travel vaccinations are in the leaflet on the travel clinic page.",
+)
+PARKING_PAY = (
+    "Parking > Parking charges",
+    "- £1.50 per hour, up to a maximum of £6.00 per day.\n"
+    "- Pay at the machine next to the rear entrance by card or contactless.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Where do I find the price of private prescription items?", "price_source"),
+        ("where are the fees listed", "price_source"),
+        ("how can i check what a scan costs", "price_source"),
+        ("Which leaflet shows the vaccine prices?", "price_source"),
+        ("can you tell me where the price list is", "price_source"),
+        ("How do I pay for parking?", "price_source"),
+        # A figure is asked for: these stay price questions.
+        ("How much does it cost to see a GP privately?", "price"),
+        ("how much do I pay for parking per day", "price"),
+        ("What is the price of a private prescription?", "price"),
+        ("Do I have to pay for parking?", "price"),
+        # A follow-up joined to an earlier "where" question asks for a figure.
+        ("Where is the drop-off bay? And what do you charge?", "price"),
+        ("where is the drop off bay how much is it", "price"),
+        ("where is the drop off bay what does it cost", "price"),
+        ("Where can I find out how much a scan costs?", "price_source"),
+    ],
+)
+def test_where_a_price_is_found_is_a_place_question_not_a_figure(question: str, kind: str) -> None:
+    assert answer_kind(question) == kind
+
+
+def test_where_to_find_prices_is_answered_from_the_sentence_that_points_there() -> None:
+    quoted = quotes_for("Where do I see what private items cost?", REPEATS)
+    assert quoted and "see our price list for private items" in quoted[0]
+    quoted = quotes_for("where are travel vaccination prices written", TRAVEL_FEES)
+    assert quoted and "are in the leaflet" in quoted[0]
+    quoted = quotes_for("how do I pay for parking", PARKING_PAY)
+    assert any("Pay at the machine" in q for q in quoted), quoted
+
+
+def test_a_figure_still_answers_where_to_find_a_price() -> None:
+    quoted = quotes_for("where can I find the price of a private prescription", TRAVEL_FEES)
+    assert quoted and "£20" in quoted[0]
+
+
+def test_a_real_price_question_still_needs_a_figure() -> None:
+    # The pointer sentence is not a price: "how much are private items?" is not answered by it.
+    assert quotes_for("How much are private items?", REPEATS) == []
+    assert quotes_for("what does a travel vaccination cost", TRAVEL_FEES) == []
+
+
+def test_where_to_find_a_price_never_stated_or_never_pointed_to_is_refused() -> None:
+    # The passage is about chaperones but neither gives their price nor says where to find it.
+    assert quotes_for("Where can I find the price of a chaperone?", CHAPERONES) == []
+    assert quotes_for("where is the price list for chaperones", CHAPERONES) == []
+    # A thing the passages never mention, however the price is asked for.
+    assert quotes_for("Where can I see the prices for dental check-ups?", REPEATS) == []
+    assert quotes_for("which leaflet has the gym prices", TRAVEL_FEES, PARKING) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "A private sick note is 25 GBP.",
+        "A private sick note is GBP 25.",
+        "A private sick note is 25 pounds.",
+        "A private sick note is £25.",
+        "A private sick note is 250p.",
+        "A private sick note is 250 pence.",
+    ],
+)
+def test_every_price_the_guard_reads_is_price_evidence(sentence: str) -> None:
+    quoted = quotes_for("How much is a private sick note?", ("Fees", sentence))
+    assert quoted == [sentence]
+
+
+# -- one sentence holding every content word (the gate's sentence arm) ---------------------------
+
+CONSENT = (
+    "Your day surgery > Before your operation",
+    "Please arrive at the day unit on time. Reception opens at 07:15. Bring your appointment "
+    "letter and a list of your medicines. A member of staff will check you in and you will be "
+    "required to sign a consent form before any procedure.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "held"),
+    [
+        ("Do I have to sign a consent form?", True),
+        ("do i need to sign the consent form", True),
+        ("Will staff check me in?", True),
+        # Every content word, but spread over two sentences: not one sentence's evidence.
+        ("Do I have to sign my appointment letter?", False),
+        # One content word is one coincidence, not evidence.
+        ("Do I have to sign?", False),
+        # A word of the question the sentence does not hold.
+        ("Do I have to sign a consent form for the gym?", False),
+        ("Do I need to sign a waiver form?", False),
+        # Only the heading holds it ("operation", "surgery").
+        ("Do I have to sign a consent form for surgery?", False),
+    ],
+)
+def test_one_sentence_must_hold_every_content_word(question: str, held: bool) -> None:
+    assert one_sentence_holds_question(question, *CONSENT) is held
+
+
+def test_a_synonym_or_word_start_is_not_the_word_itself_for_the_sentence_arm() -> None:
+    toilets = ("Accessibility", "Accessible toilets are on the ground floor next to the lift.")
+    assert one_sentence_holds_question("are the toilets on the ground floor", *toilets)
+    assert not one_sentence_holds_question("is the loo on the ground floor", *toilets)
+    assert not one_sentence_holds_question("are the toil on the ground floor", *toilets)

@@ -192,3 +192,30 @@ def test_the_models_own_refusal_stays_the_refusal(clinic: Clinic) -> None:
     refusal = clinic.settings.texts.refusal
     done = final(clinic.ask(FASTING, chat=FakeChat().queue(refusal)))
     assert (done.outcome, done.text, done.citations) == (Outcome.NO_ANSWER, refusal, ())
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # Where a price is found, for something the documents never price or point to.
+        "where can I look up the price of a hearing test",
+        "where is the price list for the hospital pharmacy",
+        # Short yes/no questions sharing words with clinic passages, answered by none.
+        "Do I have to sign a form to use the car park?",
+        "Do I need to bring my own pillow?",
+        "Do I have to show my passport at the train station?",
+    ],
+)
+def test_where_to_find_a_price_and_short_yes_no_questions_nobody_answers_are_refused(
+    clinic: Clinic, question: str
+) -> None:
+    chat = FakeChat.raising()
+    done = final(clinic.ask(question, chat=chat))
+    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
+    assert done.citations == ()
+
+
+def test_where_to_find_a_price_may_be_answered_by_the_figure_itself(clinic: Clinic) -> None:
+    done = final(clinic.ask("where are the prices for private sick notes written"))
+    assert done.outcome is Outcome.EXTRACTIVE, done.text
+    assert any("£25" in q for q in assert_quoted_from_cited_passages(done)), done.text

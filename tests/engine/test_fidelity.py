@@ -38,17 +38,6 @@ FACTS = yaml.safe_load((CORPUS / "facts.yaml").read_text(encoding="utf-8"))
 QUESTIONS = yaml.safe_load((CORPUS / "questions.yaml").read_text(encoding="utf-8"))
 QUOTE = re.compile("\u201c(.*?)\u201d \\[(\\d+)\\]", re.DOTALL)
 
-# Facts the answer path does not quote today for reasons outside the loaders (reported on #14;
-# engine/answering/retrieval.py and engine/answering/extractive.py decide them). Not strict: once
-# the gate or the sentence selection answers them, the run shows XPASS and the entry should go.
-NOT_LOADER = {
-    "Do I have to sign a consent form?": "retrieval gate: the keyword arm needs similarity "
-    ">= 0.20; MiniLM gives this short question 0.16 against the four-sentence paragraph that "
-    "holds the fact (term share 1.0, keyword rank 1)",
-    "Where do I find the price of private prescription items?": "sentence selection: a "
-    "question naming 'price' only accepts a sentence with a currency figure, and the fact "
-    "('see our price list for private items') has none",
-}
 # The right answer to this fact is the emergency referral, never a quote from a leaflet.
 EMERGENCY = {"Who do I call if I have chest pain after going home?"}
 
@@ -111,16 +100,7 @@ def test_every_planted_fact_has_one_question() -> None:
 
 @pytest.mark.parametrize(
     ("document", "fact", "question", "words"),
-    [
-        pytest.param(
-            *entry,
-            id=entry[2],
-            marks=[pytest.mark.xfail(strict=False, reason=NOT_LOADER[entry[2]])]
-            if entry[2] in NOT_LOADER
-            else [],
-        )
-        for entry in QUESTIONS
-    ],
+    [pytest.param(*entry, id=entry[2]) for entry in QUESTIONS],
 )
 def test_ask_quotes_each_planted_fact_citing_its_own_chunk(
     corpus: Corpus, document: str, fact: str, question: str, words: str

@@ -186,6 +186,46 @@ def test_passes_gate_uses_absolute_evidence_not_rank(fake: Settings, db: Databas
     assert not retriever.passes_gate(replace(keyword, term_share=0.5))
 
 
+def test_the_sentence_arm_needs_the_top_keyword_match_with_every_word_in_one_sentence(
+    fake: Settings, db: Database
+) -> None:
+    """A short question scores low against a longer passage ("Do I have to sign a consent
+    form?" 0.16 with MiniLM); the top keyword match counts from a lower similarity only when one
+    of its sentences holds every content word of the question by its own word."""
+    from dataclasses import replace
+
+    retriever = Retriever(db, fake)
+    consent = retrieval.RetrievedPassage(
+        chunk_id=1,
+        document_slug="leaflet",
+        document_title="Your day surgery",
+        audience="public",
+        heading_path="Your day surgery > Before your operation",
+        text="Reception opens at 07:15. Bring your appointment letter. A member of staff will "
+        "check you in and you will be required to sign a consent form before any procedure.",
+        similarity=0.16,
+        vector_rank=2,
+        keyword_rank=1,
+        reviewed_on=None,
+        term_share=1.0,
+    )
+    question = "Do I have to sign a consent form?"
+    assert not retriever.passes_gate(consent)  # below the keyword arm's similarity
+    assert retriever.passes_sentence_arm(consent, question)
+    assert not retriever.passes_sentence_arm(replace(consent, keyword_rank=2), question)
+    assert not retriever.passes_sentence_arm(replace(consent, keyword_rank=None), question)
+    assert not retriever.passes_sentence_arm(replace(consent, similarity=0.05), question)
+    assert not retriever.passes_sentence_arm(replace(consent, term_share=0.6), question)
+    # Words of the question the sentence does not hold, or only the heading holds.
+    for other in (
+        "Do I have to sign a consent form for the gym?",
+        "Do I have to sign my appointment letter?",  # two sentences, not one
+        "Do I have to sign a consent form before my operation?",  # "operation": heading only
+        "Do I have to sign?",  # one word is a coincidence, not evidence
+    ):
+        assert not retriever.passes_sentence_arm(consent, other), other
+
+
 # -- fusion (pure) ----------------------------------------------------------------------------
 
 
