@@ -3,7 +3,8 @@
 The emergency banner belongs to the answer that raised it: it is shown whole (never squeezed:
 its minimum height is always the height its text needs at its width, at 24 pt or more) and it is
 cleared when the next question is asked. "A- / A+" change the answers' text size until the next
-wipe; a "More below" button appears while text continues under the visible part.
+wipe; a "More below" button appears while text continues under the visible part. Under the
+question box, always: "Very unwell? Tell reception now, or call 999 in an emergency."
 
 It displays; it never calls the engine or starts threads (the window wires it to the runner).
 """
@@ -28,6 +29,7 @@ from kiosk_app.layout import EMERGENCY_TEXT_PT, TALL, Metrics
 from kiosk_app.welcome_screen import QuestionInput
 
 EMERGENCY_HEADING = "\N{WARNING SIGN}  EMERGENCY"
+EMERGENCY_NOTE = "\N{WARNING SIGN} Very unwell? Tell reception now, or call 999 in an emergency."
 START_AGAIN = "\N{ANTICLOCKWISE OPEN CIRCLE ARROW}  Start again"
 MORE_BELOW = "\N{BLACK DOWN-POINTING TRIANGLE}  More below"
 SMALLER_TEXT = "A\N{MINUS SIGN}"
@@ -133,6 +135,14 @@ class ChatScreen(QWidget):
         self.input = QuestionInput()
         self.input.submitted.connect(self.question_submitted)
         layout.addWidget(self.input)
+        # Under every answer, whatever it is: a missed emergency ("I don't know", or a quote)
+        # still meets the way to help. The rules and exemplars route what they recognise; this
+        # line does not depend on them.
+        self.emergency_note = QLabel(EMERGENCY_NOTE)
+        self.emergency_note.setObjectName("emergencyNote")
+        self.emergency_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.emergency_note.setWordWrap(True)
+        layout.addWidget(self.emergency_note)
         self.more_below = QPushButton(MORE_BELOW, self)
         self.more_below.setObjectName("moreBelow")
         self.more_below.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -162,6 +172,7 @@ class ChatScreen(QWidget):
             button.setFont(style.font(m.body_pt, bold=button is not self.start_again_button))
             button.setMinimumHeight(max(48, m.touch_px - 8))
         self.more_below.setFont(style.font(m.body_pt, bold=True))
+        self.emergency_note.setFont(style.font(m.body_pt - 2, bold=True))
         self.banner.apply_metrics(m)
         self.input.apply_metrics(m)
         self._apply_text_size()

@@ -60,6 +60,7 @@ QPushButton#key {{
     min-width: {max(MIN_TOUCH_PX, int(m.key_px * 0.8))}px; min-height: {m.key_px}px; padding: 0px;
 }}
 QPushButton#key[active="true"] {{ background: {PRIMARY}; color: {PAPER}; }}
+QLabel#emergencyNote {{ color: {EMERGENCY}; }}
 QPushButton#keyboardToggle {{ border-color: {PRIMARY}; color: {PRIMARY}; padding: 8px 28px; }}
 QPushButton#suggestion {{
     text-align: left; padding: 4px 12px; border-color: {PRIMARY};

@@ -167,7 +167,7 @@ def make(
     app: QApplication, backend, settings: Settings, size: tuple[int, int], real: bool = False
 ) -> KioskWindow:
     # The real engine routes with the real safety router (router=None: the window's default).
-    from kiosk_app.main import check_in_backend
+    from kiosk_app.main import check_in_backend, staff_caller
 
     window = KioskWindow(
         backend,
@@ -176,6 +176,8 @@ def make(
         router=None if real else router,
         check_in=check_in_backend(backend, settings) if real else None,  # as clinic-kiosk does
         kiosk_name="kiosk:screenshots",
+        # "Call staff" is on every real kiosk's screen; shown here too (not tapped).
+        call_staff=staff_caller(backend, settings) if real else (lambda: None),
         speech=FakeSpeech(),
     )
     window.setWindowFlag(Qt.WindowType.FramelessWindowHint)

@@ -196,3 +196,36 @@ def test_pin_pad_fits_and_does_not_shift_after_a_wrong_pin(qtbot, sized: KioskWi
     assert sized.pin_pad.ok_button.mapTo(sized, QPoint(0, 0)) == before
     card = sized.pin_pad.card
     assert sized.rect().contains(rect_in_window(sized, card))
+
+
+def test_every_answer_has_the_way_to_help_under_it(qtbot, sized: KioskWindow):
+    """A missed emergency ("I don't know", or a quote) still meets "call 999": the note is under
+    the question box after any answer, with the keyboard open or folded, whole and on screen;
+    and after a wipe, the next patient's first answer has it again."""
+    note = sized.chat.emergency_note
+
+    def shown_whole() -> None:
+        assert note.isVisible()
+        assert "999" in note.text() and "reception" in note.text()
+        assert sized.rect().contains(rect_in_window(sized, note))
+        assert note.height() >= note.heightForWidth(note.width()) - 1
+        edit = sized.chat.input.edit
+        assert (
+            note.mapTo(sized, QPoint(0, 0)).y() >= edit.mapTo(sized, edit.rect().bottomLeft()).y()
+        )
+        if sized.keyboard.isVisible():
+            assert note.mapTo(sized, note.rect().bottomLeft()).y() < sized.keyboard.y()
+
+    sized.ask("Where can I park?")
+    qtbot.waitUntil(lambda: sized.chat.view.bubbles()[-1].citation_buttons() != [], timeout=5000)
+    settle(qtbot)
+    shown_whole()
+    assert_fits(sized)
+    qtbot.mouseClick(sized.keyboard_toggle, Qt.MouseButton.LeftButton)
+    settle(qtbot)
+    shown_whole()
+    sized.wipe()
+    sized.ask("Do you have a gym?")
+    qtbot.waitUntil(lambda: not sized.runner.is_running(), timeout=5000)
+    settle(qtbot)
+    shown_whole()
