@@ -13,7 +13,9 @@ its own words (never by its length):
   existential "there" ("is there a gym?") do not point back;
 * it says "instead" (not "instead of ..."): "can we just see a GP instead?";
 * it asks what to do next: "should I make an appointment?", "can I wait until tomorrow?", "what
-  now?" (after slurred speech such a question is part of the emergency);
+  now?" (after slurred speech such a question is part of the emergency), says the person seems
+  fine now and asks to wait and see, or asks how to get to hospital ("should I drive myself to
+  A&E?", "can I take her in?"): after an emergency each of these is still the emergency;
 * ellipsis: the previous question named a test or procedure (a blood test, fasting, a scan, a
   colonoscopy, a vaccine) and this one names none, only an aspect of one (results, a report,
   water, tea, food, driving home): "how long until I get the results?" after a blood test
@@ -95,6 +97,23 @@ _ASKS_WHAT_TO_DO = re.compile(
     r"|^(?:do|will) (?:i|we|he|she|they) (?:still )?need to (?:see|go|come|call|book|worry|wait)\b"
     r"|\bwhat (?:should|do|can|shall|must) (?:i|we|he|she|they) do\b|\bis it too late\b"
     r"|\bwhat now\b|\bnow what\b|\bwhat next\b"
+    # Waiting instead of acting: "she seems fine now, can we just wait and see?", "can it wait
+    # till the morning?", "shall we leave it and watch him?".
+    r"|\bwait and see\b|\bwatch and wait\b|\bkeep an eye on (?:him|her|them|it)\b"
+    r"|\b(?:can|could|should|shall|may|do|is it ok to|is it okay to|is it alright to) (?:i|we"
+    r"|he|she|they|it|this|that)? ?(?:just |not |still |safely )?(?:wait|leave (?:it|him|her"
+    r"|them)|hold off|sleep on it|see how (?:he|she|they|it|i) (?:goes|go|is|are|gets|feels))\b"
+    r"|\b(?:he|she|they|it|i|hes|shes|theyre|im)(?: is| s| are| am)? (?:\w+ )?(?:seems?|looks?"
+    r"|feels?|seem|look|feel|is|s|are) (?:\w+ )?(?:fine|ok|okay|alright|all right|better"
+    r"|normal|ok now|back to normal|settled|calmer) (?:now|though|again|already)\b"
+    # Getting there: "should I drive myself to A&E?", "can I take her in the car?", "shall
+    # we get a taxi to the hospital?", "do I call 111 or 999?".
+    r"|\b(?:drive|take|bring|get|run|walk|carry) (?:myself|him|her|them|me|us|my \w+|it)?"
+    r" ?(?:in|over|down|up)? ?(?:to )?(?:ae|hospital|the hospital|casualty|the emergency"
+    r" department|emergency|urgent care|the walk in|minor injuries|the out of hours)\b"
+    r"|\b(?:take|bring|drive|get) (?:him|her|them|me|us|myself) (?:in|there|up|down)\b"
+    r"|\b(?:taxi|uber|cab|bus|lift|car|drive)\b.{0,30}\b(?:ae|hospital|casualty)\b"
+    r"|\b(?:call|ring|phone|dial) (?:111|999|an ambulance|for an ambulance|the ambulance)\b"
 )
 _INSTEAD = re.compile(r"\binstead\b(?! of\b)")
 # The tests and procedures whose aspects a next question may leave unsaid (ellipsis).

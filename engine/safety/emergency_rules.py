@@ -31,6 +31,13 @@ SERVICE = alt(
     "action plan,care plan,specialist,consultant,appointment,appointments,check,checks,"
     "leaflet,leaflets,information,training,course,vaccine,vaccination,jab,injection"
 )
+# A knock to the head: "bumped his head", "fell off the swing onto her head".
+HEAD_KNOCK = (
+    r"\b(?:(?:banged|bumped|knocked|smacked|bashed|cracked|whacked|hurt|injured|hit|fell on"
+    r"|landed on|fell and hit) (?:\w+ ){0,3}?head|(?:fell|fallen|falling|landed|dropped|tumbled"
+    r"|rolled|slipped|tripped|toppled|flew)"
+    r" (?:\w+ ){0,5}?(?:on|onto) (?:his|her|my|their|the|its) (?:\w+ )?head)\b"
+)
 EMERGENCY_RULES: Sequence[Rule] = (
     rule(
         "chest_pain",
@@ -58,6 +65,21 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"(?:blue|grey|gray|purple)\b",
         r"\b(?:blue|grey|purple) (?:lips|lip|face)\b|\b(?:turn|turned|turning|gone|going|went) "
         r"blue\b",
+        # Severity in everyday words: "panting and can't finish a sentence", "too puffed to talk".
+        r"\b(?:cant|cannot|can not|unable to|couldnt|not able to|can barely|can hardly|struggling"
+        r" to|struggles to|struggled to) (?:even )?(?:finish|complete|get through|get out|say) "
+        r"(?:a |his |her |my |their |the |one |full |whole |more than (?:a )?(?:few|couple|two"
+        r"|three) )?(?:\w+ )?(?:sentence|sentences|words?)\b",
+        r"\b(?:cant|cannot|can not|unable to|couldnt|not able to|can barely|can hardly|struggling"
+        r" to|struggles to|struggled to) (?:even )?get (?:\w+ ){0,6}?words? out\b",
+        r"\btoo (?:breathless|out of breath|puffed|puffed out|winded) to (?:talk|speak|walk"
+        r"|move|stand|finish)\b|\bgasping\b|\bfighting for (?:air|breath)\b",
+        r"\b(?:panting|puffing|wheezing|heaving)\b.{0,60}\b(?:cant|cannot|can not|unable to"
+        r"|couldnt|can barely|can hardly|struggling to) (?:even )?(?:talk|speak|answer|get \w+ "
+        r"words out)\b",
+        r"\b(?:copd|emphysema|asthma|lung disease|lung condition|bad chest)\b.{0,80}\b(?:cant"
+        r"|cannot|can not|unable to|couldnt|can barely|can hardly|struggling to|struggles to)"
+        r" (?:even )?(?:talk|speak|walk|move|stand|lie down|get up)\b",
     ),
     rule(
         "unconscious",
@@ -70,6 +92,20 @@ EMERGENCY_RULES: Sequence[Rule] = (
         # "someone is lying on the pavement outside and not moving"
         r"\b(?:lying|laying|slumped|sprawled) (?:\w+ ){0,8}?(?:not|isnt|wont|cant|stopped)"
         r" (?:moving|responding|waking|breathing)\b",
+        # "she isn't answering me when I shake her", "he won't respond to his name".
+        r"\b(?:not|isnt|wont|will not|doesnt|does not|cant|stopped|no longer) (?:\w+ )?"
+        r"(?:answering|responding|reacting|respond|react|answer) (?:to )?(?:me|us|anyone|anything"
+        r"|his name|her name|their name|when|at all|touch|my voice|our voices)\b",
+        r"\b(?:cant|cannot|can not|couldnt) (?:\w+ )?(?:wake|rouse|get a response from|get"
+        r" anything out of) (?:him|her|them|my \w+|his|the)\b",
+        # Drink or drugs with someone who does not respond.
+        r"\b(?:drunk|drank|drinking|alcohol|vodka|wine|spirits|beer|pills|tablets|drugs"
+        r"|painkillers|sleeping)\b.{0,100}\b(?:not|isnt|wont|will not|doesnt|cant) (?:\w+ )?"
+        r"(?:answering|responding|reacting|waking|wake|wake up|come round|open (?:his|her|their)"
+        r" eyes)\b",
+        r"\b(?:not|isnt|wont|will not|doesnt|cant) (?:\w+ )?(?:answering|responding|reacting"
+        r"|waking|wake|wake up|come round)\b.{0,100}\b(?:drunk|drank|drinking|alcohol|vodka"
+        r"|wine|spirits|beer|pills|tablets|drugs|painkillers)\b",
     ),
     rule(
         "stroke",
@@ -89,6 +125,21 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"(?:arms?|legs?|hands?)\b",
         r"\bsudden (?:weakness|numbness|confusion|blindness|loss of vision|vision loss|severe "
         r"headache|headache)\b|\bworst headache\b|\b(?:face|arm|leg) weakness\b",
+        # Face signs in everyday words: "her mouth has gone all twisted", "his face looks crooked".
+        r"\b(?:face|mouth|smile|lip|lips) (?:\w+ ){0,3}?(?:twisted|crooked|wonky|lopsided|droops"
+        r"|drooping|droopy|drooped|sagged|sagging|slipped|pulled to one side|gone funny|gone odd"
+        r"|on one side)\b",
+        r"\b(?:one|left|right) side of (?:his|her|my|their|the) (?:face|mouth)\b(?! (?:cream"
+        r"|mask|wash|piercing))",
+        # One side of the body: "she can't move her left side", "his right side won't move".
+        r"\b(?:cant|cannot|can not|unable to|couldnt|not able to|wont) (?:\w+ )?(?:move|lift"
+        r"|raise|use|feel) (?:his|her|my|their|the|one)(?: left| right)? (?:side|half|arm|leg"
+        r"|hand)\b",
+        r"\b(?:one|left|right) (?:side|arm|leg)\b(?: of (?:his|her|my|their|the) body)? (?:\w+ )"
+        r"{0,2}?(?:wont|cant|will not|isnt|not|stopped|doesnt) (?:move|moving|working|work"
+        r"|respond|responding)\b",
+        r"\b(?:speech|words|talking|voice) (?:\w+ ){0,2}?(?:slurred|slurring|garbled|jumbled"
+        r"|muddled|all wrong|nonsense|gibberish)\b|\btalking (?:nonsense|gibberish)\b",
     ),
     rule(
         "bleeding",
@@ -128,6 +179,15 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:is|are|was|hes|shes|theyre|been|keeps|kept|started|starting|still|now|began|baby"
         r"|child|son|daughter|toddler|he|she) fitting\b",
         r"\b(?:shaking|jerking|twitching) uncontrollably\b|\bstatus epilepticus\b",
+        # "fell over and is shaking all over", "his whole body is jerking", "eyes rolled back".
+        r"\b(?:shaking|jerking|twitching|juddering|thrashing|shuddering|trembling) (?:all over"
+        r"|violently|everywhere|from head to toe|and jerking|and twitching|and shaking|and foaming)"
+        r"\b",
+        r"\b(?:whole|entire) body (?:\w+ )?(?:shaking|jerking|twitching|juddering|convulsing"
+        r"|shook|jerked|went stiff|is stiff|stiffened)\b",
+        r"\b(?:fell|fallen|falls|collapsed|dropped|went down|hit the floor|on the floor)\b.{0,50}"
+        r"\b(?:shaking|jerking|twitching|juddering|thrashing|stiff and)\b",
+        r"\beyes (?:\w+ )?(?:rolled|rolling|rolls) (?:back|up)\b|\bfoaming at the mouth\b",
     ),
     rule(
         "overdose",
@@ -136,6 +196,11 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:took|taken|swallowed|ate|eaten) (?:a whole|the whole|a|all (?:of )?(?:my|his|her"
         r"|their|the)) (?:bottle|pack|packet|box|packets|boxes|strip)\b",
         r"\baccidentally (?:took|taken|had|swallowed|given|gave|injected|ate|eaten|drank)\b",
+        # A child who ate someone's medicines: "my toddler ate a load of my iron tablets".
+        rf"\b{CHILD}\b.{{0,60}}\b(?:ate|eaten|eating|swallowed|swallowing|drank|drunk|chewed"
+        r"|got into|getting into|found|has had|had some|munched) (?:\w+ ){0,7}?(?:tablets|pills"
+        r"|capsules|painkillers|medicines|medicine bottle|medicine cabinet|medicine cupboard"
+        r"|sleeping tablets|vitamins|gummies|iron|paracetamol|calpol|nicotine)\b",
     ),
     rule(
         "poisoning",
@@ -170,6 +235,28 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:dont|do not|doesnt|does not) want to (?:live|be alive|be here anymore|exist|wake up"
         r"|be here)\b",
         r"\bno (?:reason|point) (?:to|in) (?:live|living|going on)\b",
+        # Indirect intent: goodbye letters, giving things away, no point going on, ending it.
+        r"\b(?:goodbye|good bye|farewell|suicide|final) (?:letter|letters|note|notes|message"
+        r"|messages|text|texts|video)\b",
+        r"\b(?:written|wrote|writing|write|left|leaving|sent|sending) (?:\w+ ){0,4}?(?:letters?"
+        r"|notes?|messages?|texts?) (?:\w+ ){0,6}?(?:goodbye|good bye|farewell|for when (?:im|i am"
+        r"|hes|shes) gone|after (?:im|i am|hes|shes) gone)\b",
+        r"\bsa(?:y|ying|id|ys) (?:my |his |her |their )?(?:goodbyes|goodbye to (?:everyone"
+        r"|everybody|my family|the family|all|us))\b",
+        r"\bgiv(?:e|es|ing|en|ven) (?:away )?(?:all )?(?:of )?(?:my|his|her|their) (?:\w+ )?"
+        r"(?:things|stuff|belongings|possessions|treasures|savings) away\b",
+        r"\bgiv(?:e|es|ing|en) away (?:all )?(?:of )?(?:my|his|her|their) (?:\w+ )?(?:things"
+        r"|stuff|belongings|possessions|treasures|savings|pets?|dog|cat)\b",
+        r"\bpoint (?:in |of )?(?:going on|carrying on|being alive|living|me being here|trying"
+        r" anymore|trying any more)\b(?! (?:the|a|an|my|to|with|holiday|for)\b)",
+        r"\b(?:no|any) point (?:anymore|any more)\b",
+        r"\b(?:want|wants|going|planning|plan|ready|decided|deciding|thinking about|think about"
+        r"|tempted|tempting) (?:to )?(?:just )?end(?:ing)? (?:it|things|everything)\b",
+        r"\b(?:wont|will not|not going to|dont want to|do not want to|rather not|shouldnt) be "
+        r"(?:here|around|alive) (?:anymore|any more|much longer|for much longer|for long|soon"
+        r"|by (?:tomorrow|the morning|next week))\b",
+        r"\b(?:better off|happier|be better) without (?:me|him|her|them)\b|\b(?:tired|sick)"
+        r" of (?:living|being alive|life)\b|\bdisappear (?:for ever|forever|for good)\b",
         r"\b(?:going to|want to|about to|planning to) (?:kill|stab|shoot) (?:\w+ )?(?:someone"
         r"|somebody|him|her|them|people|everyone|my \w+)\b",
         r"\b(?:going to|want to|about to|planning to) (?:hurt|harm) (?:someone|somebody|people"
@@ -197,6 +284,13 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|(?:been|was|got|has been) shot|gunshot|broken neck|head injury|hit (?:his|her|my|their)"
         r" head|fell down the stairs|(?:cant|cannot) feel (?:my|his|her|their) legs)\b",
         r"\b(?:having|had|is having) a (?:bad |severe )?hypo\b|\bdiabetic (?:coma|emergency)\b",
+        # A knock to the head followed by drowsiness, vomiting or confusion (either order).
+        rf"{HEAD_KNOCK}.{{0,100}}\b(?:sleepy|drowsy|dozy|vomit\w*|sick|throwing up|threw up"
+        r"|confused|dazed|groggy|woozy|not himself|not herself|not making sense|hard to wake"
+        r"|keeps (?:nodding|dropping|falling|dozing) off|dozing off|falling asleep|wont stay awake"
+        r"|cant stay awake)\b",
+        rf"\b(?:sleepy|drowsy|dozy|vomit\w*|sick|throwing up|threw up|confused|dazed|groggy"
+        rf"|woozy)\b.{{0,100}}{HEAD_KNOCK}",
         r"\b(?:waters|water) (?:have |has )?(?:broken|broke)\b|\bbaby is coming\b",
     ),
 )

@@ -82,6 +82,18 @@ PRICE = (
     r"\b(?:cost|costs|costing|price|prices|priced|pricing|charge|charges|charged|fee|fees|pay"
     r"|paying|paid|pound|pounds|quid)\b|\bper (?:dose|jab|injection|vaccine|shot)\b"
 )
+# Units a dose is counted in ("puffs", "sprays", "drops"): a number of them is a dose question.
+DOSE_UNITS = (
+    "(?:puffs?|sprays?|squirts|drops|spoonfuls?|teaspoons?|spoons|ml|mls|millilitres|mg"
+    "|milligrams|units|sachets|lozenges|patches|tablets|pills|capsules)"
+)
+# A vaccine or treatment a person may or may not need ("do I really need the jab?").
+TREATMENT = (
+    "(?:jabs?|vaccines?|vaccinations?|boosters?|immunisations?|immunizations?|injections?"
+    "|shots?|treatment|operation|surgery|antibiotics|course|procedure|colonoscopy|scan|biopsy"
+    "|screening|smear|smear test|statins|tablets|medication|medicine|inhaler|mmr|hpv|bcg"
+    "|flu jab|covid jab)"
+)
 # A duration, not a quantity of medicine: "how many days before my omeprazole runs out".
 _DURATION = r"(?!(?:more )?(?:days|weeks|months|working days|hours)\b)"
 SYMPTOMS = alt(
@@ -93,7 +105,8 @@ SYMPTOMS = alt(
     "blood in,tired all the time,fatigue,exhausted,palpitations,numb,numbness,tingling,"
     "cramps,cramping,bleeding,constipated,constipation,burning,stinging,blister,blisters,"
     "mole,moles,wheezing,wheezy,shortness of breath,insomnia,cant sleep,anxious,anxiety,"
-    "depressed,depression,panic attacks,food poisoning,earache,toothache,stomach ache,"
+    "shaky,woozy,clammy,depressed,depression,panic attacks,food poisoning,earache,toothache,"
+    "stomach ache,"
     "tummy ache,backache,back pain,sprain,sprained,fracture,broken,bite,bitten,sting,stung,"
     "burn,burnt,burned,cut,wound,stitches,symptom,symptoms,unwell,ill,"
     "sick(?! note| notes| pay| leave| line| certificate),poorly,allergy,"
@@ -147,6 +160,34 @@ DAYS = alt(
     "morning,afternoon,evening,on,before,after,asap,soon"
 )
 
+# A disease of the person's own (for "will the prep set off my colitis?").
+OWN_CONDITION = (
+    "(?:" + CONDITIONS[3:-1] + "|colitis|ulcerative colitis|crohns disease|diverticulitis"
+    "|kidneys|kidney disease|kidney problems|bad kidneys|heart|heart failure|liver|lungs|bladder"
+    "|bowel|bowels|stomach|ms|multiple sclerosis|parkinsons|myasthenia|sickle cell|condition"
+    "|disease|illness|health|symptoms|sugars|blood sugars|blood pressure|fits|seizures|allergy)"
+)
+# An organ or cause a symptom may come from ("is that her heart?", "could it be my thyroid?").
+ORGANS = (
+    "(?:heart|lungs?|kidneys?|liver|thyroid|bladder|bowels?|prostate|stomach|appendix"
+    "|gallbladder|pancreas|blood pressure|sugars?|diabetes|nerves|brain|hormones|age|menopause"
+    "|meds|medication|medicine|tablets|pills|asthma|circulation|blood|glands?|ovaries|womb"
+    "|immune system|chest|condition)"
+)
+# Having it once more: "again", "the second one", "this time".
+AGAIN = (
+    "(?:again|this time|a second time|another one|next time|the second one|the second dose|the"
+    " next one|the next dose|another dose|the booster|the next jab|the second jab)"
+)
+# A bad reaction the person had before ("reacted badly", "made me really ill", "I fainted").
+BAD_REACTION = (
+    r"\b(?:reacted|reaction|reactions|react|allergic|bad experience|went (?:all )?(?:funny"
+    r"|faint|dizzy|wobbly|blotchy)|made (?:me|him|her|them|my \w+) (?:\w+ )?(?:ill|sick|poorly"
+    r"|unwell|faint|dizzy|itchy|confused|vomit|throw up|be sick|pass out|come out in|swell up)"
+    r"|came out in|passed out|fainted|threw up|was sick|side effects?|didnt agree with"
+    r"|did not agree with|badly|funny turn|bad turn|felt (?:\w+ )?(?:awful|terrible|ill|sick"
+    r"|unwell|woozy|faint|dizzy|rough|dreadful|horrible|strange|weird|funny))\b"
+)
 CLINICAL_RULES: Sequence[Rule] = (
     rule(
         "medicine_action",
@@ -177,6 +218,19 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"^(?!.*(?:{PRICE})).*?\bhow (?:much|many|often) {_DURATION}(?:\w+ ){{0,3}}?{MEDS}\b",
         r"\bhow (?:much|many|often) (?:\w+ ){0,4}?(?:can|should|do|may|could) (?:i|he|she|we|they"
         r"|you|my \w+) (?:take|have|give|use)\b",
+        # Units of a dose: "how many puffs of my inhaler am I OK to take?", "is 4 sprays too many?"
+        rf"^(?!.*(?:{PRICE})).*?\b(?:how (?:much|many)|how often|what number of) (?:\w+ ){{0,2}}?"
+        rf"{DOSE_UNITS}\b(?! (?:are|come|is) in\b| in (?:a|the|each|one|every) (?:pack|box"
+        r"|packet|bottle|course|prescription)\b)",
+        rf"\b(?:\d+|one|two|three|four|five|six|seven|eight|ten|a few|several|extra|more|another"
+        rf"|an extra|a couple of|double the) {DOSE_UNITS}\b.{{0,60}}\b(?:ok|okay|alright|allowed"
+        r"|safe|fine|too many|too much|can i|should i|may i|am i|before|a day|an hour|at once)\b",
+        rf"\b(?:allowed|ok|okay|alright|safe|fine|can i|should i|may i|is it ok to)"
+        rf" (?:\w+ ){{0,4}}?"
+        rf"(?:\d+|one|two|three|four|five|six|extra|more|another|an extra|a couple of) "
+        rf"{DOSE_UNITS}\b",
+        rf"\b{DOSE_UNITS} (?:\w+ ){{0,4}}?(?:am i|is it|are we|can i|should i|may i|is he|is she)"
+        r" (?:ok|okay|alright|allowed|safe|fine|meant|supposed)\b",
     ),
     rule(
         "worry",
@@ -193,6 +247,16 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"\b(?:is|are) (?:this|that|these|those|the|my) (?:\w+ ){{0,2}}?{SYMPTOMS}\b.{{0,40}}"
         r"\b(?:serious|normal|dangerous|worrying|concerning|bad|cancer|cancerous|infected"
         r"|contagious)\b",
+        # "her ankles are puffy, is that her heart?", "could it be my thyroid?"
+        r"\b(?:is|could|might|can|would|does|do) (?:that|this|it|these|those|they)(?: be| mean)?"
+        r" (?:(?:to do with|from|because of|caused by|down to|coming from|a sign of|a problem"
+        rf" with) )?(?:her|his|my|their) (?:\w+ )?{ORGANS}\b",
+        # "could his swollen legs be his heart?"
+        rf"\b(?:could|might|can|would) (?:\w+ ){{1,4}}?be (?:to do with |from |because of |down to"
+        rf" |caused by )?(?:her|his|my|their) (?:\w+ )?{ORGANS}\b",
+        r"\b(?:could|might|can|would) (?:it|this|that|these|they) be (?:a |an |her |his |my )?"
+        r"(?:\w+ )?(?:side effect|reaction|allergic reaction|infection|clot|stroke|heart attack"
+        r"|heart problem|sign of something|symptom of something)\b",
         rf"\b{SYMPTOMS}\b.{{0,60}}\bwhat (?:could|can|might|would) (?:it|this|that) be\b",
         rf"\bwhat (?:could|can|might|would) (?:it|this|that) be\b.{{0,60}}\b{SYMPTOMS}\b",
     ),
@@ -255,6 +319,23 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"|hospital|doctor|gp|specialist|antibiotics|stitches|an operation|surgery|an x ray"
         r"|a scan|to be seen|to see a doctor|to see someone)\b",
         r"\bis (?:this|it|that) an emergency\b",
+        # Whether the person needs a vaccine or treatment at all: "do I really need the rabies
+        # jabs for a fortnight away?", "is the flu jab worth it for me?"
+        rf"\b(?:do|does|will|would) (?:i|he|she|we|they|my \w+|my \w+ \w+) (?:really |actually "
+        rf"|definitely |honestly |even |still |personally |truly )?need (?:to (?:have|get|take"
+        rf"|start|be given|go on|keep taking|continue|bother with) )?(?:the |a |an |this |that "
+        rf"|my |his |her |any |another |more |all |these |those )?(?:\w+ ){{0,2}}?{TREATMENT}\b",
+        r"\b(?:do|does|will|would) (?:i|he|she|we|they|my \w+) (?:really|actually|personally"
+        r"|truly|honestly) need (?:it|them|one|that|this)\b",
+        rf"\b{TREATMENT}\b.{{0,60}}\b(?:worth (?:it|having|getting|taking|doing|the)|really"
+        r" (?:needed|necessary|need)|actually (?:needed|necessary|need)|necessary for|pointless"
+        r"|any point|a waste|overkill|bother)\b",
+        rf"\b(?:worth (?:it|having|getting|taking|doing)|really (?:need|needed|necessary)"
+        rf"|actually (?:need|needed|necessary)|any point (?:in )?(?:me |him |her |us |them )?"
+        rf"(?:having|getting|taking)"
+        rf"|bother (?:having|getting|with))\b.{{0,60}}\b{TREATMENT}\b",
+        r"\bworth (?:it|having|getting|taking|doing)\b.{0,30}\b(?:for me|for him|for her|for us"
+        r"|for my \w+|at my age|at his age|at her age|in my case|in his case|in her case)\b",
         r"\bshould (?:i|my \w+|he|she|we|they) (?:have|get|take|be given|receive) (?:the |a |an "
         r"|my |his |her |their )?(?:\w+ )?(?:jab|jabs|vaccine|vaccines|vaccination|booster"
         r"|immunisation|immunization|shot)\b",
@@ -267,14 +348,23 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"|a person|patients) ?(?:with|who has|who have|like me|like him|like her|to|\b)",
         r"\b(?:someone|somebody|people|a person) like (?:me|him|her|us)\b",
         # "I have MS, am I fine to have sedation?", "im on dialysis, will I be ok to..."
-        r"\b(?:i have|ive got|i got|i had|i suffer from|i am on|im on|with my|(?:he|she|my \w+)"
-        r" (?:has|had|is on)|(?:hes|shes) (?:got|on)) (?:\w+ ){0,4}?(?:am i|is he|is she|are we"
+        r"\b(?:i have|ive got|ive had|i got|i had|i suffer from|i am on|im on|with my"
+        r"|(?:he|she|my \w+) (?:has|had|is on)|(?:hes|shes) (?:got|on)) (?:\w+ ){0,4}?(?:am i"
+        r"|is he|is she|are we"
         r"|will i be|would i be|is my \w+|will (?:he|she|my \w+) be|can i still|should i still)"
         r" (?:\w+ )?(?:ok|okay|alright|all right|fine|safe|well enough|fit|able) to\b",
+        # "I'm diabetic, can I still fast?", "she is on chemo, is she able to have the jab?"
+        r"\b(?:im|i am|hes|shes|he is|she is) (?:\w+ ){0,2}?(?:positive|diabetic|asthmatic"
+        r"|epileptic|immunosuppressed|immunocompromised|anaemic|allergic|on (?:chemo|chemotherapy"
+        r"|dialysis|steroids|immunosuppressants|treatment|blood thinners|warfarin|insulin))\b"
+        r".{0,60}\b(?:am i|is he|is she|can i|could i|should i|may i|can he|can she) (?:still )?"
+        r"(?:(?:\w+ )?(?:ok|okay|alright|fine|safe|able|allowed) to|have|get|take|go|do|fast|eat"
+        r"|drink|be)\b",
         r"\b(?:too much|too strong|too hard|too risky|too dangerous) for (?:me|him|her|them|us"
         r"|my \w+)\b",
         # "I've been sick all night, can I still have my blood test?"
-        rf"\b(?:ive been|i have been|ive had|i had|im|i am|i feel|ive got|i have|(?:hes|shes) been"
+        rf"\b(?:ive been|i have been|ive had|i had|im|i am|i feel|ive got|i have|i get|i go|i keep"
+        rf" getting|(?:hes|shes) been"
         rf"|(?:he|she|my \w+) (?:has been|has|is)) (?:\w+ ){{0,3}}?{SYMPTOMS}\b.{{0,60}}\b(?:can"
         rf"|should|could) (?:i|we|he|she|they) still\b",
         # "my son is on steroids, can he have his jabs?", "I've had a transplant, can I still
@@ -291,6 +381,26 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf" (?:a |an )?(?:\w+ ){{0,2}}?(?:{CONDITIONS[3:-1]}|transplant|disorder|implant|pacemaker"
         rf"|stent|valve|allergy|immune|chemo|chemotherapy|dialysis)\b.{{0,40}}\b(?:have|get|go"
         rf"|be|take)\b",
+        # The person's own disease and what a test or its preparation does to it: "will the
+        # bowel prep set off my colitis?", "could the dye make my kidneys worse?"
+        rf"\b(?:flare|flares|flare up|flareup|flaring|relapse|attack|episode)\b.{{0,60}}\b(?:my"
+        rf"|his|her|their) (?:\w+ ){{0,2}}?{OWN_CONDITION}\b",
+        rf"\b(?:my|his|her|their) (?:\w+ ){{0,2}}?{OWN_CONDITION}\b.{{0,80}}\b(?:flare|flares"
+        r"|flare up|flareup|flaring|relapse|worse|worsen|affect|affects|upset|trigger|set off"
+        r"|bring on|clash|interfere|harm|damage|a problem|an issue|risky|a risk)\b",
+        rf"\b(?:i have|ive got|i got|i suffer from|i live with|(?:he|she|my \w+) (?:has|lives"
+        rf" with)|(?:hes|shes) got) (?:a |an )?(?:\w+ ){{0,2}}?{OWN_CONDITION}\b.{{0,80}}\b(?:flare"
+        r"|flares|flare up|flareup|relapse|worse|worsen|affect|upset|trigger|set off|bring on"
+        r"|for me|for him|for her)\b",
+        rf"\b(?:flare|worsen|make worse|affect|upset|trigger|set off|harm|damage|interfere with"
+        rf"|clash with|be bad for|be a problem for|be risky for) (?:\w+ ){{0,2}}?(?:my|his|her"
+        rf"|their) (?:\w+ ){{0,2}}?{OWN_CONDITION}\b",
+        r"\b(?:cause|give|trigger|set off|bring on|start) (?:me |him |her |them )?(?:a |an )?"
+        r"(?:flare|flare up|flareup|relapse)\b",
+        # Reacted badly before, have it again? "the sedation made me really ill last time,
+        # should I risk it again?"
+        rf"{BAD_REACTION}.{{0,100}}\b{AGAIN}\b",
+        rf"\b{AGAIN}\b.{{0,100}}{BAD_REACTION}",
         # "which vaccines do I personally need for my trip?"
         r"\b(?:which|what) (?:\w+ ){0,2}?(?:vaccines|vaccinations|jabs|injections|immunisations"
         r"|immunizations|shots|boosters) (?:do|should|will|would|must) (?:i|we|he|she|they"

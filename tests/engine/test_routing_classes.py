@@ -195,3 +195,171 @@ def test_ellipsis_needs_a_test_before_and_no_topic_of_its_own(earlier: str, ques
 )
 def test_sick_notes_test_preparation_and_referrals(question: str, route: Route) -> None:
     assert route_question(question).route is route
+
+
+# ---------------------------------------------------------------- third round (issue #9): classes
+# A later held-out set found emergencies and clinical questions in everyday words that no rule,
+# exemplar or follow-up join caught. Each class: phrasings that must be caught, and near-misses
+# (services, published facts, practical questions) that must not be.
+_EVERYDAY_EMERGENCIES = {
+    "stroke_signs": [
+        "my father's face has dropped on one side and he's dribbling",
+        "her mouth looks crooked and she can't lift her left arm",
+        "grandpa can't move his right side since he woke up",
+        "my husband's left leg won't move and he's talking nonsense",
+        "her words are all jumbled and one side of her face is odd",
+    ],
+    "fit_described": [
+        "a man in the car park fell down and is jerking all over",
+        "my son's whole body is twitching and he won't answer",
+        "she collapsed and her eyes rolled back and she is shaking",
+        "my daughter went down on the floor and is shaking violently",
+    ],
+    "head_knock_red_flags": [
+        "my toddler fell off the sofa onto his head and is very sleepy now",
+        "she bumped her head at school and has vomited twice",
+        "he's been confused since he banged his head on the car door",
+        "my baby rolled off the bed onto her head and keeps dozing off",
+    ],
+    "indirect_suicidal_intent": [
+        "I wrote a letter to my mum to say goodbye",
+        "my son has been giving his things away and said goodbye to his friends",
+        "there's no point going on any more",
+        "I've decided to end it this weekend",
+        "everyone would be better off without me",
+        "I won't be around much longer so it doesn't matter",
+    ],
+    "breathless_severe": [
+        "my mum has COPD and can't finish her sentences",
+        "he is panting so hard he can't speak",
+        "she's too out of breath to talk and her lips look grey",
+        "my asthmatic son is struggling to get his words out",
+    ],
+    "intoxicated_unresponsive": [
+        "my friend drank loads and took some tablets and is not responding",
+        "he's had a lot of vodka and we cannot wake him",
+        "she took her sleeping pills with wine and isn't answering when I shake her",
+    ],
+    "child_swallowed_medicines": [
+        "my little girl swallowed a load of her nan's blood pressure tablets",
+        "my toddler got into my handbag and ate some of my pills",
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [q for phrasings in _EVERYDAY_EMERGENCIES.values() for q in phrasings],
+)
+def test_emergencies_in_everyday_words_are_emergencies(question: str) -> None:
+    assert route_question(question).route is Route.EMERGENCY
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how long does a stroke clinic appointment usually take?",
+        "which side of the building is the pharmacy on?",
+        "the left side of the car park is closed, where else can I park?",
+        "I can't speak English well, can I have an interpreter?",
+        "my son can't talk yet, do you have a speech therapist?",
+        "where is the defibrillator kept?",
+        "what number do I ring when the clinic is shut?",
+        "where is the nearest A&E?",
+        "is there a point in going on the waiting list?",
+        "can I give away my old crutches to the clinic?",
+        "the phone line is not answering, is there another number?",
+        "I can't finish the registration form, can someone help?",
+        "do you check children for head lice?",
+        "can I drink alcohol the night before my blood test?",
+        "my son finds it hard to swallow tablets, can he have a liquid?",
+        "I won't be here tomorrow, can I move my appointment?",
+    ],
+)
+def test_service_and_practical_near_misses_are_not_emergencies(question: str) -> None:
+    assert route_question(question).route is not Route.EMERGENCY
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question"),
+    [
+        ("my son has swallowed a lot of my paracetamol", "he looks fine now, can we wait and see?"),
+        ("my son has swallowed a lot of my paracetamol", "can it wait until morning?"),
+        ("my son has swallowed a lot of my paracetamol", "shall we just keep an eye on him?"),
+        ("my chest feels crushed and I'm sweating", "should my husband drive me to A&E?"),
+        ("my chest feels crushed and I'm sweating", "can I take a taxi to the hospital?"),
+        ("my chest feels crushed and I'm sweating", "I'm ok now though, can I wait?"),
+        ("her face has drooped on one side", "do I call 111 or take her in?"),
+    ],
+)
+def test_waiting_or_getting_to_hospital_after_an_emergency_stays_an_emergency(
+    earlier: str, question: str
+) -> None:
+    plan = route_by_rules(question, [_turn(earlier)])
+    assert plan.follow_up and plan.decision.route is Route.EMERGENCY
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What time does the pharmacy close today?",
+        "Where can I park my car?",
+        "Do you have wheelchairs I can borrow?",
+        "How much is a private sick note?",
+    ],
+)
+def test_a_practical_question_after_an_emergency_stands_alone(question: str) -> None:
+    plan = route_by_rules(question, [_turn("my chest feels crushed and I'm sweating")])
+    assert not plan.follow_up and plan.decision.route is Route.INFORMATION
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # Own disease and a procedure or its preparation.
+        "I have colitis, will the bowel prep cause a flare up?",
+        "could the contrast dye harm my kidneys?",
+        "will fasting for the test mess up my diabetes and make it worse?",
+        "my MS is bad right now, could the MRI trigger a relapse?",
+        # Reacted badly before, have it again?
+        "I had a bad reaction to the anaesthetic once, can I have it again?",
+        "the sedation made my mum really sick last time, should she have it again?",
+        "I came out in hives after my last jab, is it ok to have the second one?",
+        # Is it an organ?
+        "my feet keep swelling, is that my heart?",
+        "dad is always thirsty, could that be his sugars?",
+        "I'm exhausted all the time, is it my thyroid?",
+        # A number of doses.
+        "how many puffs of my brown inhaler can I take in a day?",
+        "is 6 puffs of salbutamol too many before a spirometry test?",
+        "can I have two extra sachets of the laxative?",
+        "how many drops of the ear drops should I put in?",
+        # Does the person need it at all?
+        "do I really need the typhoid jab for a week in Spain?",
+        "is the shingles vaccine worth it for me at 71?",
+        "does my daughter actually need the HPV vaccine?",
+        "is there any point in me having the flu jab if I'm healthy?",
+    ],
+)
+def test_personal_clinical_questions_in_everyday_words_are_clinical(question: str) -> None:
+    assert route_question(question).route is Route.CLINICAL
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how long does bowel prep take to work?",
+        "how much does sedation for a colonoscopy cost?",
+        "do I need to bring my inhaler to the appointment?",
+        "is that the heart clinic on the second floor?",
+        "how much is the rabies vaccine per dose?",
+        "do I need an appointment for the flu jab?",
+        "what does the flu jab protect against?",
+        "can I come again next week for my second jab?",
+        "is it worth booking early for travel jabs?",
+        "who can have the NHS flu jab for free?",
+        "how long is the wait after a vaccination before I can leave?",
+    ],
+)
+def test_published_questions_near_those_classes_stay_information(question: str) -> None:
+    assert route_question(question).route is Route.INFORMATION
