@@ -35,8 +35,9 @@ SERVICE = alt(
 HEAD_KNOCK = (
     r"\b(?:(?:banged|bumped|knocked|smacked|bashed|cracked|whacked|hurt|injured|hit|fell on"
     r"|landed on|fell and hit) (?:\w+ ){0,3}?head|(?:fell|fallen|falling|landed|dropped|tumbled"
-    r"|rolled|slipped|tripped|toppled|flew)"
-    r" (?:\w+ ){0,5}?(?:on|onto) (?:his|her|my|their|the|its) (?:\w+ )?head)\b"
+    r"|rolled|slipped|tripped|toppled|flew|walked|ran|crashed)"
+    r" (?:\w+ ){0,5}?(?:on|onto) (?:his|her|my|their|the|its) (?:\w+ )?head|head first"
+    r"|headfirst|blow to the head|hit on the head|whack on the head|knock on the head)\b"
 )
 EMERGENCY_RULES: Sequence[Rule] = (
     rule(
@@ -62,7 +63,10 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\bbreathless\b|\bchok(?:e|es|ed|ing)\b|\basthma attack\b",
         r"\binhaler (?:isnt|is not|not|doesnt|does not|wont) (?:working|helping|help|work)\b",
         r"\blips? (?:are |is |have |has |look |looks )?(?:gone |turned |turning |going |went )?"
-        r"(?:blue|grey|gray|purple)\b",
+        r"(?:a bit |a little |slightly |really |very |quite |all )?(?:blue|grey|gray|purple)\b",
+        # "she can only get two or three words out between breaths"
+        r"\b(?:only|just) (?:get|say|manage|speak|gasp) (?:out )?(?:a |one |two |three |a few |a "
+        r"couple of |one or two |two or three |single )(?:\w+ )?words?\b",
         r"\b(?:blue|grey|purple) (?:lips|lip|face)\b|\b(?:turn|turned|turning|gone|going|went) "
         r"blue\b",
         # Severity in everyday words: "panting and can't finish a sentence", "too puffed to talk".
@@ -106,6 +110,10 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:not|isnt|wont|will not|doesnt|cant) (?:\w+ )?(?:answering|responding|reacting"
         r"|waking|wake|wake up|come round)\b.{0,100}\b(?:drunk|drank|drinking|alcohol|vodka"
         r"|wine|spirits|beer|pills|tablets|drugs|painkillers)\b",
+        r"\b(?:drunk|drank|drinking|alcohol|vodka|whisky|wine|spirits|pills|tablets|drugs"
+        r"|painkillers|took something|taken something|taking something)\b.{0,100}\b(?:floppy"
+        r"|limp|out of it|out cold|unrousable|cant be woken|snoring strangely|making gurgling"
+        r"|gurgling|cold and clammy)\b",
     ),
     rule(
         "stroke",
@@ -128,6 +136,7 @@ EMERGENCY_RULES: Sequence[Rule] = (
         # Face signs in everyday words: "her mouth has gone all twisted", "his face looks crooked".
         r"\b(?:face|mouth|smile|lip|lips) (?:\w+ ){0,3}?(?:twisted|crooked|wonky|lopsided|droops"
         r"|drooping|droopy|drooped|sagged|sagging|slipped|pulled to one side|gone funny|gone odd"
+        r"|looks odd|looks strange|looks weird|looks wrong|gone weird"
         r"|on one side)\b",
         r"\b(?:one|left|right) side of (?:his|her|my|their|the) (?:face|mouth)\b(?! (?:cream"
         r"|mask|wash|piercing))",
@@ -140,6 +149,12 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|respond|responding)\b",
         r"\b(?:speech|words|talking|voice) (?:\w+ ){0,2}?(?:slurred|slurring|garbled|jumbled"
         r"|muddled|all wrong|nonsense|gibberish)\b|\btalking (?:nonsense|gibberish)\b",
+        r"\bspeech (?:is|has gone|went|sounds|seems|has become) (?:\w+ )?(?:off|strange|funny"
+        r"|weird|wrong|odd|thick)\b|\b(?:cant|cannot|unable to) (?:smile|grin) (?:properly|right"
+        r"|normally|straight|on one side)\b",
+        r"\b(?:arm|arms|leg|legs|hand) (?:has |have )?(?:suddenly |just )?(?:gone|went|turned"
+        r"|suddenly feels|suddenly felt) (?:all |really |very )?(?:heavy|useless)\b",
+        r"\b(?:arm|leg|hand) (?:\w+ ){0,2}?(?:useless|like a dead weight)\b",
     ),
     rule(
         "bleeding",
@@ -188,6 +203,9 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:fell|fallen|falls|collapsed|dropped|went down|hit the floor|on the floor)\b.{0,50}"
         r"\b(?:shaking|jerking|twitching|juddering|thrashing|stiff and)\b",
         r"\beyes (?:\w+ )?(?:rolled|rolling|rolls) (?:back|up)\b|\bfoaming at the mouth\b",
+        r"\b(?:went|gone|goes|going|is|was|has gone) (?:all )?(?:stiff|rigid)\b.{0,40}\b(?:jerk"
+        r"|jerks|jerking|shake|shakes|shaking|twitch|twitching|thrashing)\b",
+        r"\bstarted (?:jerking|convulsing|fitting|thrashing|twitching all over|shaking all over)\b",
     ),
     rule(
         "overdose",
@@ -255,6 +273,14 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:wont|will not|not going to|dont want to|do not want to|rather not|shouldnt) be "
         r"(?:here|around|alive) (?:anymore|any more|much longer|for much longer|for long|soon"
         r"|by (?:tomorrow|the morning|next week))\b",
+        r"\b(?:put|putting|got|getting|sorted|sorting) (?:all )?(?:my|his|her) affairs (?:in"
+        r" order|sorted|straight)\b",
+        r"\b(?:going to|gonna|want to|wanna|planning to|plan to|thinking of|thinking about"
+        r"|about to|tempted to) (?:take|taking|swallow|swallowing|down|downing) (?:all|the whole"
+        r"|every one|the rest|a whole) (?:of )?(?:my|the|his|her|their)? ?(?:\w+ )?(?:tablets|pills"
+        r"|meds|medication|medicine|painkillers|box|bottle|packet)\b",
+        r"\bno way out\b|\b(?:want|wants|need|needs) (?:it|this|everything|things) (?:all )?to"
+        r" (?:end|stop)\b",
         r"\b(?:better off|happier|be better) without (?:me|him|her|them)\b|\b(?:tired|sick)"
         r" of (?:living|being alive|life)\b|\bdisappear (?:for ever|forever|for good)\b",
         r"\b(?:going to|want to|about to|planning to) (?:kill|stab|shoot) (?:\w+ )?(?:someone"

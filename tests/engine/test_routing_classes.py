@@ -208,18 +208,22 @@ _EVERYDAY_EMERGENCIES = {
         "grandpa can't move his right side since he woke up",
         "my husband's left leg won't move and he's talking nonsense",
         "her words are all jumbled and one side of her face is odd",
+        "my mum can't smile properly and her arm has gone heavy",
+        "his arm has suddenly gone heavy and his face looks odd",
     ],
     "fit_described": [
         "a man in the car park fell down and is jerking all over",
         "my son's whole body is twitching and he won't answer",
         "she collapsed and her eyes rolled back and she is shaking",
         "my daughter went down on the floor and is shaking violently",
+        "my daughter went stiff and started jerking at the table",
     ],
     "head_knock_red_flags": [
         "my toddler fell off the sofa onto his head and is very sleepy now",
         "she bumped her head at school and has vomited twice",
         "he's been confused since he banged his head on the car door",
         "my baby rolled off the bed onto her head and keeps dozing off",
+        "she walked into a door frame head first and is very drowsy now",
     ],
     "indirect_suicidal_intent": [
         "I wrote a letter to my mum to say goodbye",
@@ -228,17 +232,23 @@ _EVERYDAY_EMERGENCIES = {
         "I've decided to end it this weekend",
         "everyone would be better off without me",
         "I won't be around much longer so it doesn't matter",
+        "I've put my affairs in order and written to everyone",
+        "I'm going to take all my tablets tonight",
+        "there's no way out for me, I just want it to end",
     ],
     "breathless_severe": [
         "my mum has COPD and can't finish her sentences",
         "he is panting so hard he can't speak",
         "she's too out of breath to talk and her lips look grey",
         "my asthmatic son is struggling to get his words out",
+        "my grandad has emphysema and his lips have gone a bit blue",
+        "she can only get two or three words out between breaths",
     ],
     "intoxicated_unresponsive": [
         "my friend drank loads and took some tablets and is not responding",
         "he's had a lot of vodka and we cannot wake him",
         "she took her sleeping pills with wine and isn't answering when I shake her",
+        "my teenager has been drinking and taking something and is floppy",
     ],
     "child_swallowed_medicines": [
         "my little girl swallowed a load of her nan's blood pressure tablets",
@@ -274,6 +284,10 @@ def test_emergencies_in_everyday_words_are_emergencies(question: str) -> None:
         "can I drink alcohol the night before my blood test?",
         "my son finds it hard to swallow tablets, can he have a liquid?",
         "I won't be here tomorrow, can I move my appointment?",
+        "my arm feels heavy after the flu jab, is that normal?",
+        "should I take all my tablets before the operation?",
+        "is speech therapy off this week?",
+        "my lips are a bit dry after using the inhaler",
     ],
 )
 def test_service_and_practical_near_misses_are_not_emergencies(question: str) -> None:
