@@ -4,6 +4,7 @@ and the floor recommendation."""
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,8 @@ from engine.ops.evaluation import (
     write_plot,
 )
 from engine.ops.settings import Settings
+from engine.safety import normalise
+from engine.safety.exemplars import load_bank
 from tests.support.clinic_corpus import DOCUMENTED_KEYS, fake_settings, ingest, write_corpus
 from tests.support.fake_embedder import FakeEmbedder
 
@@ -267,6 +270,7 @@ def test_bad_conversation_rows_are_refused(
         ("holdout.yaml", 80, 25),
         ("holdout2.yaml", 120, 40),
         ("source-and-short-judging.yaml", 25, 0),
+        ("holdout3.yaml", 110, 30),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -277,9 +281,18 @@ def test_held_out_sets_are_valid_and_apart(
     singles = [q for q in unseen if not q.history]
     conversations = [q for q in unseen if q.history]
     assert len(singles) >= min_singles and len(conversations) >= min_conversations
-    others = ["questions.yaml", "tuning.yaml", "unseen.yaml", "holdout.yaml", "holdout2.yaml"]
+    others = [
+        "questions.yaml",
+        "tuning.yaml",
+        "unseen.yaml",
+        "holdout.yaml",
+        "holdout2.yaml",
+        "holdout3.yaml",
+    ]
+    if name == "holdout3.yaml":  # written after the source-and-short judging set
+        others.append("source-and-short-judging.yaml")
     # Written after the answerability set (unseen.yaml shares some questions with it).
-    if name in ("holdout2.yaml", "source-and-short-judging.yaml"):
+    if name in ("holdout2.yaml", "source-and-short-judging.yaml", "holdout3.yaml"):
         others.append("answerability-judging.yaml")
     for other in others:
         if other != name:
@@ -298,6 +311,34 @@ def test_held_out_sets_are_valid_and_apart(
             assert q.must_contain and q.must_contain in texts[q.document], q
         else:
             assert q.document is None, q
+
+
+def _texts_of(path: Path) -> set[str]:
+    """Every question and history question of an evaluation file, normalised."""
+    texts: set[str] = set()
+    for row in yaml.safe_load(path.read_text(encoding="utf-8")):
+        texts.add(normalise(row["question"]))
+        texts.update(normalise(h) for h in row.get("history", []))
+    return texts
+
+
+def _near(a: str, b: str) -> bool:
+    """Two normalised questions say nearly the same thing in nearly the same words."""
+    words_a, words_b = set(a.split()), set(b.split())
+    jaccard = len(words_a & words_b) / max(len(words_a | words_b), 1)
+    return jaccard >= 0.5 or difflib.SequenceMatcher(None, a, b).ratio() >= 0.8
+
+
+def test_the_safety_holdout_copies_and_paraphrases_no_other_set_or_exemplar() -> None:
+    root = Path(__file__).resolve().parents[2] / "evaluation"
+    mine = _texts_of(root / "holdout3.yaml")
+    theirs = {normalise(e.text) for e in load_bank()}
+    for path in root.glob("*.yaml"):
+        if path.name != "holdout3.yaml":
+            theirs |= _texts_of(path)
+    # Only this set's row is named, so that a failure never shows the row of another set.
+    close = sorted(q for q in mine if any(_near(q, other) for other in theirs))
+    assert close == []
 
 
 # -- the floor ---------------------------------------------------------------------------------

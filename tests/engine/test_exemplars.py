@@ -22,6 +22,7 @@ EVALUATION_SETS = (
     "holdout.yaml",
     "holdout2.yaml",
     "source-and-short-judging.yaml",
+    "holdout3.yaml",
 )
 
 
