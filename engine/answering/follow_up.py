@@ -114,6 +114,20 @@ _ASKS_WHAT_TO_DO = re.compile(
     r"|\b(?:take|bring|drive|get) (?:him|her|them|me|us|myself) (?:in|there|up|down)\b"
     r"|\b(?:taxi|uber|cab|bus|lift|car|drive)\b.{0,30}\b(?:ae|hospital|casualty)\b"
     r"|\b(?:call|ring|phone|dial) (?:111|999|an ambulance|for an ambulance|the ambulance)\b"
+    r"|\b(?:the|an) ambulance\b|\bwhich (?:hospital|ae|emergency department)\b"
+    r"|\bwhere (?:should|do|shall|can) (?:i|we) (?:go|take (?:him|her|them))$"
+    r"|\b(?:drive|driving) (?:him|her|them|me|us|myself)(?: (?:there|in|over|down|up|ourselves"
+    r"|myself|himself|herself))?$|\b(?:quicker|faster|better|ok|okay|alright|safer) (?:if|to|for)"
+    r" (?:i|we|me|us) (?:\w+ )?(?:drive|take|bring|run)\b"
+    r"|\b(?:do|does|will) (?:i|we|he|she|they) (?:still |really |actually )?need to (?:go|come"
+    r"|call|ring|bother|go in|take (?:him|her|them)(?: in)?)(?: (?:in|there|anywhere|now|then"
+    r"|at all|to (?:hospital|the hospital|ae)))?$"
+    # Better now, so home or bed: "it's easing off now, can I go home?", "he's perked up".
+    r"|\b(?:easing|eased|settling|settled|calming|calmed|passed|passing|wore off|wearing off"
+    r"|gone away|going away|died down|dying down|perked up|picked up|came round|come round"
+    r"|back to (?:his|her|their|my) (?:old |normal )?self)\b"
+    r"|\b(?:can|could|should|shall) (?:i|we|he|she|they) (?:just )?(?:go|stay|head) home\b"
+    r"|\b(?:lie|lay|sit) (?:him |her |them )?down\b|\bsleep (?:it|this) off\b"
 )
 _INSTEAD = re.compile(r"\binstead\b(?! of\b)")
 # The tests and procedures whose aspects a next question may leave unsaid (ellipsis).

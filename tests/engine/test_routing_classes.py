@@ -304,6 +304,12 @@ def test_service_and_practical_near_misses_are_not_emergencies(question: str) ->
         ("my chest feels crushed and I'm sweating", "can I take a taxi to the hospital?"),
         ("my chest feels crushed and I'm sweating", "I'm ok now though, can I wait?"),
         ("her face has drooped on one side", "do I call 111 or take her in?"),
+        ("her face has drooped on one side", "she's perked up a bit, do we still need to go?"),
+        ("her face has drooped on one side", "is it quicker if I drive her?"),
+        ("her face has drooped on one side", "which hospital should we go to?"),
+        ("her face has drooped on one side", "how long will the ambulance take?"),
+        ("my chest feels crushed and I'm sweating", "it's easing off now, can I go home?"),
+        ("my chest feels crushed and I'm sweating", "I'll take an aspirin and lie down, ok?"),
     ],
 )
 def test_waiting_or_getting_to_hospital_after_an_emergency_stays_an_emergency(
@@ -320,6 +326,8 @@ def test_waiting_or_getting_to_hospital_after_an_emergency_stays_an_emergency(
         "Where can I park my car?",
         "Do you have wheelchairs I can borrow?",
         "How much is a private sick note?",
+        "Do I need to bring my passport to register?",
+        "Where is the car park?",
     ],
 )
 def test_a_practical_question_after_an_emergency_stands_alone(question: str) -> None:
