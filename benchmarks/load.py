@@ -54,7 +54,7 @@ from engine.answering import retrieval  # noqa: E402
 from engine.answering.assistant import WRITING, Assistant  # noqa: E402
 from engine.answering.ollama_chat import OllamaChat  # noqa: E402
 from engine.events import DoneEvent, Outcome, StatusEvent, TokenEvent  # noqa: E402
-from engine.ops.db import Database  # noqa: E402
+from engine.ops.db import Database, vector_literal  # noqa: E402
 from engine.ops.roles import KIOSK_ROLE, init_roles  # noqa: E402
 from engine.ops.settings import Settings  # noqa: E402
 from tests.support.fake_ollama import DEFAULT_MODEL, FakeOllama, Script  # noqa: E402
@@ -365,7 +365,7 @@ def server_facts(owner: Database, kiosk_db: Database, vector: list[float]) -> di
             str(r[0])
             for r in session.execute(
                 sa.text("EXPLAIN " + str(retrieval._VECTOR_SQL.text)),
-                {"q": retrieval._vector_literal(vector), "audiences": ["public"], "k": 30},
+                {"q": vector_literal(vector), "audiences": ["public"], "k": 30},
             )
         )
         visible = int(session.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one())

@@ -38,7 +38,7 @@ from engine.answering.retrieval import Retriever  # noqa: E402
 from engine.answering.routing import plan_route  # noqa: E402
 from engine.events import Turn  # noqa: E402
 from engine.knowledge.embeddings import FastEmbedder  # noqa: E402
-from engine.ops.db import Database  # noqa: E402
+from engine.ops.db import Database, vector_literal  # noqa: E402
 from engine.ops.settings import Settings  # noqa: E402
 
 SYNTHETIC_DOCUMENTS = 40
@@ -163,14 +163,14 @@ def measure(db: Database, settings: Settings, embedder: FastEmbedder, qs: list[s
             for r in session.execute(
                 sa.text("EXPLAIN " + str(retrieval._VECTOR_SQL.text)),
                 {
-                    "q": retrieval._vector_literal(embedder.embed_query(qs[0])),
+                    "q": vector_literal(embedder.embed_query(qs[0])),
                     "audiences": ["public"],
                     "k": settings.retrieval.candidates,
                 },
             )
         )
     uses_hnsw = "chunks_embedding_hnsw" in plan
-    vectors = {q: retrieval._vector_literal(embedder.embed_query(q)) for q in qs}
+    vectors = {q: vector_literal(embedder.embed_query(q)) for q in qs}
     params = {"audiences": ["public"], "k": settings.retrieval.candidates}
 
     def knn(q: str) -> None:

@@ -650,7 +650,7 @@ class Ingester:
                         "heading": chunk.heading_label,
                         "text": chunk.text,
                         "tokens": chunk.token_estimate,
-                        "embedding": _vector_literal(vector),
+                        "embedding": dbm.vector_literal(vector),
                     }
                     for chunk, vector in zip(item.chunks, vectors, strict=True)
                 ],
@@ -726,7 +726,3 @@ def _insert_audit(session: sa.orm.Session, user: str, action: str, details: obje
         ),
         {"u": user, "a": action, "d": json.dumps(details)},
     )
-
-
-def _vector_literal(vector: Sequence[float]) -> str:
-    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"

@@ -121,3 +121,12 @@ def test_embedded_server_starts_in_the_data_dir_and_is_shared(pg_server_root: Pa
     database = dbm.Database(url)
     database.ping()
     database.dispose()
+
+
+def test_vector_literal_is_pgvectors_text_form_to_seven_significant_digits() -> None:
+    """Ingest writes and the search sends vectors through this one function: the same text as
+    formatting each value on its own, for tiny, huge, negative-zero and ordinary values."""
+    values = [0.123456789, -0.5, 1e-40, 1.5e30, -0.0, 3.0, 0.1 + 0.2]
+    assert dbm.vector_literal(values) == "[" + ",".join(f"{x:.7g}" for x in values) + "]"
+    assert dbm.vector_literal(values) == "[0.1234568,-0.5,1e-40,1.5e+30,-0,3,0.3]"
+    assert dbm.vector_literal([]) == "[]"
