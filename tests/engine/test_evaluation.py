@@ -271,6 +271,7 @@ def test_bad_conversation_rows_are_refused(
         ("holdout2.yaml", 120, 40),
         ("source-and-short-judging.yaml", 25, 0),
         ("holdout3.yaml", 110, 30),
+        ("answer-recall-judging.yaml", 40, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -289,10 +290,15 @@ def test_held_out_sets_are_valid_and_apart(
         "holdout2.yaml",
         "holdout3.yaml",
     ]
-    if name == "holdout3.yaml":  # written after the source-and-short judging set
+    if name in ("holdout3.yaml", "answer-recall-judging.yaml"):  # written after it
         others.append("source-and-short-judging.yaml")
     # Written after the answerability set (unseen.yaml shares some questions with it).
-    if name in ("holdout2.yaml", "source-and-short-judging.yaml", "holdout3.yaml"):
+    if name in (
+        "holdout2.yaml",
+        "source-and-short-judging.yaml",
+        "holdout3.yaml",
+        "answer-recall-judging.yaml",
+    ):
         others.append("answerability-judging.yaml")
     for other in others:
         if other != name:
