@@ -20,14 +20,11 @@ This module must never guess an audience, and never drop visible text.
 
 from __future__ import annotations
 
-import functools
 import re
-import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import docx
 from docx.document import Document as DocxDocument
 from docx.oxml.ns import qn
 from docx.table import Table
@@ -43,6 +40,7 @@ from engine.knowledge.documents import (
     parse_metadata_pairs,
     title_from_filename,
 )
+from engine.knowledge.loaders.docx_package import UnpackedTooLarge, WordFile
 from engine.knowledge.loaders.docx_parts import (
     ListNumbers,
     TocFilter,
@@ -161,12 +159,13 @@ class _Reading:
             self.notes.clear()
 
 
-def _blocks(document: DocxDocument) -> tuple[list[Block], str, list[str]]:
+def _blocks(word: WordFile) -> tuple[list[Block], str, list[str]]:
     """Blocks in document order, the text of the ``Title`` paragraph (or ""), and warnings."""
+    document = word.document
     reading = _Reading()
-    numbers = ListNumbers(document)
+    numbers = ListNumbers(word)
     toc = TocFilter()
-    note_texts = notes(document)
+    note_texts = notes(word)
     labels = {"footnote": 0, "endnote": 0}
     body = _body_size(document)
     styled = any(_heading_level(p) for p in document.paragraphs[:2000])
@@ -197,7 +196,7 @@ def _blocks(document: DocxDocument) -> tuple[list[Block], str, list[str]]:
             reading.warnings["text boxes read in place"] += len(boxes)
             reading.blocks.extend(Block("text", box) for box in boxes)
     reading.flush_notes()
-    extra = header_footer_texts(document)
+    extra = header_footer_texts(word)
     if extra:
         reading.blocks.append(Block("heading", "Page headers and footers", 1))
         reading.blocks.extend(Block("text", line) for line in extra)
@@ -248,37 +247,22 @@ def _settle_title_paragraphs(blocks: list[Block], title: str) -> list[Block]:
 MAX_UNPACKED_BYTES = 300_000_000
 
 
-def _check_unpacked_size(path: Path) -> None:
+def load_docx(path: Path) -> LoadedDocument:
     try:
-        with zipfile.ZipFile(path) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError, ValueError):
-        return  # python-docx reports a damaged file in its own words below
-    if unpacked > MAX_UNPACKED_BYTES:
+        word = WordFile(path, max_unpacked_bytes=MAX_UNPACKED_BYTES)
+    except UnpackedTooLarge as exc:
         raise DocumentUnreadable(
             display_path(path),
-            f"the Word file would unpack to {unpacked / 1e6:,.0f} MB; it is damaged or hostile",
-        )
-
-
-def load_docx(path: Path) -> LoadedDocument:
-    _check_unpacked_size(path)
-    try:
-        document = docx.Document(str(path))
-        document.core_properties.keywords  # noqa: B018 (a damaged core.xml fails here)
-    except Exception as exc:  # python-docx raises many kinds for a damaged file
+            f"the Word file would unpack to {exc.unpacked / 1e6:,.0f} MB; it is damaged or hostile",
+        ) from None
+    except Exception as exc:  # a damaged package fails in many ways
         raise DocumentUnreadable(
             str(path), f"not a readable Word .docx file ({type(exc).__name__}); is it damaged?"
         ) from None
-    # python-docx looks a paragraph's style up by scanning every style, for every paragraph;
-    # this document's styles never change while it is read, so remember each answer.
-    part = document.part
-    part.get_style = functools.lru_cache(maxsize=None)(part.get_style)  # type: ignore[method-assign]
-    properties = document.core_properties
-    pairs = parse_metadata_pairs(properties.keywords or "")
+    pairs = parse_metadata_pairs(word.keywords)
     audience, reviewed_on = metadata_fields(pairs, path)
-    blocks, title_paragraph, warnings = _blocks(document)
-    title = normalise_space(properties.title or "") or title_paragraph
+    blocks, title_paragraph, warnings = _blocks(word)
+    title = normalise_space(word.title) or title_paragraph
     if not title:
         title = next((b.text for b in blocks if b.kind == "heading"), title_from_filename(path))
     return LoadedDocument(

@@ -23,6 +23,8 @@ from typing import Any
 from docx.oxml.ns import qn
 from lxml import etree
 
+from engine.knowledge.loaders.docx_package import WordFile
+
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 
@@ -59,23 +61,22 @@ def note_references(paragraph_element: Any) -> list[tuple[str, str]]:
     return refs
 
 
-def _part_xml(document: Any, name: str) -> Any | None:
-    for rel in document.part.rels.values():
-        if rel.is_external:
-            continue
-        if str(rel.target_part.partname) == name:
-            try:
-                return etree.fromstring(rel.target_part.blob)
-            except (etree.XMLSyntaxError, ValueError):
-                return None
-    return None
+def _part_xml(word: WordFile, name: str) -> Any | None:
+    """A part the main document relates to, parsed, by part name; None when absent or damaged."""
+    blob = word.blob(name)
+    if blob is None:
+        return None
+    try:
+        return etree.fromstring(blob)
+    except (etree.XMLSyntaxError, ValueError):
+        return None
 
 
-def notes(document: Any) -> dict[tuple[str, str], str]:
+def notes(word: WordFile) -> dict[tuple[str, str], str]:
     """Footnote and endnote texts by ``(kind, id)``; Word's separator notes are left out."""
     found: dict[tuple[str, str], str] = {}
     for kind in ("footnote", "endnote"):
-        root = _part_xml(document, f"/word/{kind}s.xml")
+        root = _part_xml(word, f"/word/{kind}s.xml")
         if root is None:
             continue
         for note in root.iter(qn(f"w:{kind}")):
@@ -87,38 +88,42 @@ def notes(document: Any) -> dict[tuple[str, str], str]:
     return found
 
 
-def header_footer_texts(document: Any) -> list[str]:
-    """Distinct paragraph texts of every header and footer, in section order."""
+_SECTIONS = etree.XPath("./w:body/w:p/w:pPr/w:sectPr | ./w:body/w:sectPr", namespaces={"w": W})
+_R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+
+
+def header_footer_texts(word: WordFile) -> list[str]:
+    """Distinct paragraph texts of every header and footer, in section order (per section:
+    the default, first-page and even-page header, then the same footers; a header a section
+    does not define is its predecessor's, already read)."""
     texts: list[str] = []
-    for section in document.sections:
-        for part in (
-            section.header,
-            section.first_page_header,
-            section.even_page_header,
-            section.footer,
-            section.first_page_footer,
-            section.even_page_footer,
-        ):
-            try:
-                if part.is_linked_to_previous and section is not document.sections[0]:
+    for section in _SECTIONS(word.document.element):
+        for tag in ("w:headerReference", "w:footerReference"):
+            for kind in ("default", "first", "even"):
+                reference = next(
+                    (r for r in section.iterchildren(qn(tag)) if r.get(qn("w:type")) == kind),
+                    None,
+                )
+                if reference is None:
                     continue
-                paragraphs = part._element.iter(qn("w:p"))
-            except (AttributeError, KeyError, ValueError):
-                continue
-            for p in paragraphs:
-                text = _paragraph_text(p)
-                if text and text not in texts:
-                    texts.append(text)
+                try:
+                    root = _part_xml(word, word.target(reference.get(_R_ID) or ""))
+                except KeyError:
+                    continue
+                for p in root.iter(qn("w:p")) if root is not None else ():
+                    text = _paragraph_text(p)
+                    if text and text not in texts:
+                        texts.append(text)
     return texts
 
 
 class ListNumbers:
     """Numbers items as Word shows them: ``1.``, ``a)``, ``iv.`` or ``-`` for bullets."""
 
-    def __init__(self, document: Any) -> None:
+    def __init__(self, word: WordFile) -> None:
         self.formats: dict[tuple[str, int], tuple[str, str, int]] = {}
         self.counters: dict[tuple[str, int], int] = {}
-        root = _part_xml(document, "/word/numbering.xml")
+        root = _part_xml(word, "/word/numbering.xml")
         if root is None:
             return
         abstract: dict[str, dict[int, tuple[str, str, int]]] = {}
