@@ -23,8 +23,9 @@ reader thread) while this one is embedded, and the previous one is written (one 
 one transaction per document). Reading and writing then hide behind embedding, which releases
 the GIL; results, failures and the report are exactly those of one file after another. What is
 stored under the run's slugs is read once, at the start. A document's transaction commits
-without waiting for its WAL flush; the run's audit event, committed last and synchronously,
-flushes them all before the report is returned.
+without waiting for its WAL flush; the run's end (removals, audit event, planner statistics,
+full-text pending list) is one last transaction, committed synchronously, which flushes them all
+before the report is returned.
 """
 
 from __future__ import annotations
@@ -395,36 +396,21 @@ class Ingester:
                     continue
                 pending.append(writer.submit(self._store, item, vectors))
             results.extend(future.result() for future in pending)
+        roots: list[str] = []
         if remove_missing:
             roots = sorted({display_path(f.resolve()) for f in folders if f.resolve().is_dir()})
-            kept = {c.shown for c in candidates}
-            results.extend(self._remove_missing(roots, kept))
-        report = IngestReport(tuple(results))
-        self._audit(report, [str(f) for f in folders])
-        if any(r.status in ("created", "updated", "removed") for r in report.results):
-            self._refresh_statistics()
+        kept = {c.shown for c in candidates}
+        # The run's end is one transaction (one commit instead of four): the removals, the
+        # audit event and, when something changed, the planner statistics and the full-text
+        # pending list. Its commit is synchronous: it flushes every document's earlier
+        # asynchronous commit before the report is returned.
+        with self.db.session() as session:
+            results.extend(self._remove_missing(session, roots, kept))
+            report = IngestReport(tuple(results))
+            self._audit(session, report, [str(f) for f in folders])
+            if any(r.status in ("created", "updated", "removed") for r in report.results):
+                _refresh_statistics(session)
         return report
-
-    def _refresh_statistics(self) -> None:
-        """Refresh the planner's statistics after a change. Autovacuum never analyzes a table of
-        fewer than 50 rows, and without statistics for ``documents`` the planner misjudges the
-        audience filter and sorts every chunk instead of using the HNSW index (10k chunks:
-        53 ms instead of 3 ms per question, see benchmarks/README.md)."""
-        try:
-            with self.db.session() as session:
-                session.execute(sa.text("ANALYZE documents, chunks"))
-        except Exception:  # statistics are an optimisation: never fail an ingest over them
-            log.warning("could not refresh planner statistics", exc_info=True)
-        # New chunks wait in the full-text index's pending list (GIN fastupdate, up to 4 MB),
-        # which only VACUUM or autovacuum empties: every keyword lookup scans it, and its size
-        # makes the planner cost the index so high that it reads every chunk's tsvector instead
-        # (10k chunks: a 45 ms keyword arm instead of 1 ms; benchmarks/README.md). Moved into
-        # the index proper here, once per ingest that changed something.
-        try:
-            with self.db.session() as session:
-                session.execute(sa.text(_CLEAN_PENDING_SQL))
-        except Exception:  # an optimisation too
-            log.info("could not flush the full-text index's pending list", exc_info=True)
 
     def ingest_files(self, files: Sequence[Path], *, audience: str | None = None) -> IngestReport:
         """Ingest the given files only (dropped on the staff app); removes nothing."""
@@ -657,25 +643,26 @@ class Ingester:
             )
         return status
 
-    def _remove_missing(self, roots: Sequence[str], kept: set[str]) -> list[IngestResult]:
+    def _remove_missing(
+        self, session: sa.orm.Session, roots: Sequence[str], kept: set[str]
+    ) -> list[IngestResult]:
         if not roots:
             return []
         removed: list[IngestResult] = []
-        with self.db.session() as session:
-            rows = session.execute(
-                sa.text(
-                    "SELECT id, slug, title, audience, source_path FROM documents "
-                    "WHERE source_folder = ANY(:roots)"
-                ),
-                {"roots": list(roots)},
-            ).all()
-            for row in rows:
-                if row.source_path in kept:
-                    continue
-                session.execute(sa.text("DELETE FROM documents WHERE id = :id"), {"id": row.id})
-                removed.append(
-                    IngestResult(row.source_path, row.slug, row.title, row.audience, "removed", 0)
-                )
+        rows = session.execute(
+            sa.text(
+                "SELECT id, slug, title, audience, source_path FROM documents "
+                "WHERE source_folder = ANY(:roots)"
+            ),
+            {"roots": list(roots)},
+        ).all()
+        for row in rows:
+            if row.source_path in kept:
+                continue
+            session.execute(sa.text("DELETE FROM documents WHERE id = :id"), {"id": row.id})
+            removed.append(
+                IngestResult(row.source_path, row.slug, row.title, row.audience, "removed", 0)
+            )
         return removed
 
     def remove_document(self, slug: str) -> bool:
@@ -687,21 +674,44 @@ class Ingester:
                 _insert_audit(session, self.user, "remove_document", {"slug": slug})
         return deleted is not None
 
-    def _audit(self, report: IngestReport, sources: list[str]) -> None:
+    def _audit(self, session: sa.orm.Session, report: IngestReport, sources: list[str]) -> None:
         changed = [r for r in report.results if r.status != "unchanged"]
-        with self.db.session() as session:
-            _insert_audit(
-                session,
-                self.user,
-                "ingest",
-                {
-                    "sources": sources,
-                    "changes": [
-                        {"slug": r.slug, "status": r.status, "error": r.error} for r in changed
-                    ],
-                    "unchanged": report.count("unchanged"),
-                },
-            )
+        _insert_audit(
+            session,
+            self.user,
+            "ingest",
+            {
+                "sources": sources,
+                "changes": [
+                    {"slug": r.slug, "status": r.status, "error": r.error} for r in changed
+                ],
+                "unchanged": report.count("unchanged"),
+            },
+        )
+
+
+def _refresh_statistics(session: sa.orm.Session) -> None:
+    """Refresh the planner's statistics after a change. Autovacuum never analyzes a table of
+    fewer than 50 rows, and without statistics for ``documents`` the planner misjudges the
+    audience filter and sorts every chunk instead of using the HNSW index (10k chunks:
+    53 ms instead of 3 ms per question, see benchmarks/README.md). Each step runs in a
+    savepoint of the run's last transaction: a failure costs the optimisation, never the
+    audit event or the removals."""
+    try:
+        with session.begin_nested():
+            session.execute(sa.text("ANALYZE documents, chunks"))
+    except Exception:  # statistics are an optimisation: never fail an ingest over them
+        log.warning("could not refresh planner statistics", exc_info=True)
+    # New chunks wait in the full-text index's pending list (GIN fastupdate, up to 4 MB),
+    # which only VACUUM or autovacuum empties: every keyword lookup scans it, and its size
+    # makes the planner cost the index so high that it reads every chunk's tsvector instead
+    # (10k chunks: a 45 ms keyword arm instead of 1 ms; benchmarks/README.md). Moved into
+    # the index proper here, once per ingest that changed something.
+    try:
+        with session.begin_nested():
+            session.execute(sa.text(_CLEAN_PENDING_SQL))
+    except Exception:  # an optimisation too
+        log.info("could not flush the full-text index's pending list", exc_info=True)
 
 
 def _split_warnings(blocks: Sequence[Block], chunks: Sequence[Chunk]) -> list[str]:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from engine.knowledge import ingest
 from engine.knowledge.ingest import Ingester
 from engine.ops import db as dbm
 from engine.ops.settings import Settings
@@ -200,6 +201,38 @@ def test_ingest_is_audited(db: dbm.Database, settings: Settings, tmp_path: Path)
         row = conn.execute(sa.text("SELECT username, action, details FROM audit_events")).one()
     assert row.username == "amy" and row.action == "ingest"
     assert row.details["changes"][0]["slug"] == "hours"
+
+
+def test_a_failing_statistics_step_loses_neither_the_audit_event_nor_the_removals(
+    db: dbm.Database, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run's end is one transaction; its optimisations run in savepoints, so one that
+    fails (here the pending-list flush) leaves the removals and the audit event committed."""
+    root = tmp_path / "k"
+    write(root / "public", "hours.md", "Opening hours")
+    fees = write(root / "public", "fees.md", "Fees")
+    Ingester(db, FakeEmbedder(), settings).ingest_folders([root])
+    fees.unlink()
+    monkeypatch.setattr(ingest, "_CLEAN_PENDING_SQL", "SELECT no_such_function()")
+    report = Ingester(db, FakeEmbedder(), settings, user="amy").ingest_folders([root])
+    assert [(r.slug, r.status) for r in report.results] == [
+        ("hours", "unchanged"),
+        ("fees", "removed"),
+    ]
+    assert {row[0] for row in chunk_rows(db)} == {"hours"}
+    with db.engine.connect() as conn:
+        audits = conn.execute(
+            sa.text("SELECT username, details FROM audit_events ORDER BY id")
+        ).all()
+        analyzed = conn.execute(
+            sa.text(
+                "SELECT count(*) FROM pg_stat_user_tables WHERE relname = 'documents' "
+                "AND last_analyze IS NOT NULL"
+            )
+        ).scalar_one()
+    assert audits[-1].username == "amy"
+    assert audits[-1].details["changes"] == [{"slug": "fees", "status": "removed", "error": None}]
+    assert analyzed == 1  # the step before the failing one still took effect
 
 
 def test_a_file_reingested_alone_is_still_removed_with_its_folder(
