@@ -220,7 +220,9 @@ def measure(db: Database, settings: Settings, embedder: FastEmbedder, qs: list[s
         follow_ms += timed(lambda q=q, h=history: full(q, h), 4)  # type: ignore[misc]
     retrieval._TERM_STATS._vocabularies.clear()
     with db.session() as session:
-        vocab_ms = timed(lambda: retrieval._TERM_STATS.vocabulary(session, db.url))[0]
+        vocab_ms = timed(
+            lambda: retrieval._TERM_STATS.vocabulary(session, f"{db.url}#public", public=True)
+        )[0]
     print(
         f"{'':>7}          query words on/off p50 {statistics.median(on_ms):.1f}/"
         f"{statistics.median(off_ms):.1f} ms, p95 {percentile(on_ms, 0.95):.1f}/"

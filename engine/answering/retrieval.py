@@ -122,9 +122,10 @@ _VECTOR_SQL = sa.text(
 # ``:orquery`` is NULL when the question has no lexemes (then the keyword arm is empty). Of each
 # passage's lexemes only those among ``:words`` (the question's and their alternatives: all the
 # term share looks at) are sent back, not the whole tsvector. A vector-arm passage's similarity
-# reuses the distance that arm computed (the same operator on the same values).
-_SEARCH_SQL = sa.text(
-    """
+# reuses the distance that arm computed (the same operator on the same values). The details join
+# also names the arms' ids as one array: under row-level security (the kiosk) the planner
+# otherwise hashed every public chunk to find the few dozen it needs (10k chunks: 13 ms of 18).
+_SEARCH_TEMPLATE = """
     WITH v AS (
         SELECT s.id, s.distance, row_number() OVER (ORDER BY s.distance, s.id) AS rank
         FROM (
@@ -137,15 +138,7 @@ _SEARCH_SQL = sa.text(
     ),
     kw AS (
         SELECT s.id, row_number() OVER (ORDER BY s.score DESC, s.id) AS rank
-        FROM (
-            SELECT c.id, ts_rank_cd(c.tsv, q.query) AS score
-            FROM chunks c JOIN documents d ON d.id = c.document_id,
-                 (SELECT to_tsquery('english', CAST(:orquery AS text)) AS query) q
-            WHERE CAST(:orquery AS text) IS NOT NULL
-              AND d.audience = ANY(CAST(:audiences AS varchar[])) AND c.tsv @@ q.query
-            ORDER BY score DESC, c.id
-            LIMIT :k
-        ) s
+        FROM ({keyword_arm}) s
     )
     SELECT c.id, d.slug, d.title, d.audience, c.heading_path, c.text, d.reviewed_on,
            1 - coalesce(v.distance, c.embedding <=> CAST(:q AS vector)) AS similarity,
@@ -154,10 +147,28 @@ _SEARCH_SQL = sa.text(
            v.rank AS vector_rank, kw.rank AS keyword_rank
     FROM v FULL JOIN kw ON kw.id = v.id
     JOIN chunks c ON c.id = coalesce(v.id, kw.id)
+        AND c.id = ANY(ARRAY(SELECT id FROM v UNION ALL SELECT id FROM kw))
     JOIN documents d ON d.id = c.document_id
     WHERE d.audience = ANY(CAST(:audiences AS varchar[]))
     """
-)
+# The keyword arm for a reader who may see staff documents: the table's own GIN index.
+_KEYWORD_ARM = """
+            SELECT c.id, ts_rank_cd(c.tsv, q.query) AS score
+            FROM chunks c JOIN documents d ON d.id = c.document_id,
+                 (SELECT to_tsquery('english', CAST(:orquery AS text)) AS query) q
+            WHERE CAST(:orquery AS text) IS NOT NULL
+              AND d.audience = ANY(CAST(:audiences AS varchar[])) AND c.tsv @@ q.query
+            ORDER BY score DESC, c.id
+            LIMIT :k"""
+# The keyword arm of a public search (migration 0010): a SECURITY DEFINER function fixed to public
+# documents in its own body, because row-level security keeps a kiosk's ``@@`` off the GIN index
+# (it is not leakproof) and every question would read every public chunk's tsvector. It returns
+# ids and scores only; the passages' text is read above, under the reader's own policies.
+_PUBLIC_KEYWORD_ARM = """
+            SELECT f.id, f.score
+            FROM clinic_public_keyword_arm(to_tsquery('english', CAST(:orquery AS text)), :k) f"""
+_SEARCH_SQL = sa.text(_SEARCH_TEMPLATE.replace("{keyword_arm}", _KEYWORD_ARM))
+_PUBLIC_SEARCH_SQL = sa.text(_SEARCH_TEMPLATE.replace("{keyword_arm}", _PUBLIC_KEYWORD_ARM))
 
 # The search's settings, the question's lexemes and the documents' generation (for the IDF
 # cache) in one round trip.
@@ -176,6 +187,11 @@ _DOC_FREQ_SQL = sa.text(
     FROM unnest(CAST(:lexemes AS text[])) AS lex
     """
 )
+_PUBLIC_DOC_FREQ_SQL = sa.text(
+    "SELECT lex, chunks FROM clinic_public_term_counts(CAST(:lexemes AS text[]))"
+)
+_CHUNK_COUNT_SQL = sa.text("SELECT count(*) FROM chunks")
+_PUBLIC_CHUNK_COUNT_SQL = sa.text("SELECT clinic_public_chunk_count()")
 
 
 # At most this long for the once-per-generation vocabulary read (typo correction's word list).
@@ -185,6 +201,7 @@ _TIMEOUT_SQL = sa.text(
     "SELECT current_setting('statement_timeout'), set_config('statement_timeout', :value, true)"
 )
 _VOCABULARY_SQL = sa.text("SELECT word, ndoc FROM ts_stat('SELECT tsv FROM chunks')")
+_PUBLIC_VOCABULARY_SQL = sa.text("SELECT word, ndoc FROM clinic_public_vocabulary()")
 
 _GENERATION_SQL = sa.text("SELECT count(*), max(ingested_at) FROM documents")
 
@@ -192,10 +209,10 @@ _GENERATION_SQL = sa.text("SELECT count(*), max(ingested_at) FROM documents")
 class _TermStats:
     """Per-process cache of lexeme document frequencies and the chunk count, for the IDF weights.
 
-    Counting a lexeme is a GIN lookup for the table owner but a scan for the kiosk role (row-level
-    security keeps the planner off the index), so counts are cached and only missing lexemes are
-    counted. The cache is dropped whenever the visible documents change (their count or latest
-    ingest time), so weights always match what this connection can see.
+    Counts are kept per database and audience: a public search counts public chunks only
+    (through the migration 0010 functions, whatever role asks), so a kiosk and the owner running
+    ``evaluate`` weigh a public question's words alike. Only missing lexemes are counted. The cache
+    is dropped whenever the visible documents change (their count or latest ingest time).
     """
 
     def __init__(self) -> None:
@@ -211,8 +228,11 @@ class _TermStats:
         key: str,
         lexemes: Sequence[str],
         generation: tuple[object, ...] | None = None,
+        *,
+        public: bool,
     ) -> tuple[dict[str, int], int]:
-        """``generation`` is the documents' (count, latest ingest) when the caller read it."""
+        """``generation`` is the documents' (count, latest ingest) when the caller read it;
+        ``public``: count public chunks only (a public search), else every chunk."""
         if generation is None:
             generation = tuple(session.execute(_GENERATION_SQL).one())
         with self._lock:
@@ -226,14 +246,16 @@ class _TermStats:
             total = self._totals.get(key)
         if missing:
             fresh = {
-                str(r[0]): int(r[1]) for r in session.execute(_DOC_FREQ_SQL, {"lexemes": missing})
+                str(r[0]): int(r[1])
+                for r in session.execute(
+                    _PUBLIC_DOC_FREQ_SQL if public else _DOC_FREQ_SQL, {"lexemes": missing}
+                )
             }
         else:
             fresh = {}
         if total is None:
-            total = max(
-                1, int(session.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one())
-            )
+            counted = session.execute(_PUBLIC_CHUNK_COUNT_SQL if public else _CHUNK_COUNT_SQL)
+            total = max(1, int(counted.scalar_one()))
         with self._lock:
             if self._generation.get(key) == generation:
                 self._counts[key].update(fresh)
@@ -241,9 +263,12 @@ class _TermStats:
             known = {lex: self._counts[key].get(lex, fresh.get(lex, 0)) for lex in lexemes}
         return known, total
 
-    def vocabulary(self, session: sa.orm.Session, key: str) -> dict[str, dict[str, int]]:
-        """Every lexeme this connection can see, with its chunk count, by first letter (for
-        typo correction; read once per generation, after ``lookup`` has checked it).
+    def vocabulary(
+        self, session: sa.orm.Session, key: str, *, public: bool
+    ) -> dict[str, dict[str, int]]:
+        """Every lexeme of the chunks ``lookup`` counts, with its chunk count, by first letter
+        (for typo correction; read once per generation, after ``lookup`` has checked it): a
+        public question is never corrected towards a word only staff documents hold.
 
         Reading it scans every chunk's tsvector (measured 0.2 s at 1k chunks and 1.4 s at 10k
         on the loaded 2-core machine), so it runs under ``VOCABULARY_TIMEOUT``; past that,
@@ -254,7 +279,9 @@ class _TermStats:
             try:
                 with session.begin_nested():  # a timeout rolls back to here, not the search
                     before = session.execute(_TIMEOUT_SQL, {"value": VOCABULARY_TIMEOUT}).scalar()
-                    rows = session.execute(_VOCABULARY_SQL).all()
+                    rows = session.execute(
+                        _PUBLIC_VOCABULARY_SQL if public else _VOCABULARY_SQL
+                    ).all()
                     session.execute(_TIMEOUT_SQL, {"value": before})
                 known = by_initial((str(r[0]), int(r[1])) for r in rows)
             except sa.exc.OperationalError:
@@ -298,6 +325,7 @@ class Retriever:
         self, question_embedding: Sequence[float], question_text: str, audience: str
     ) -> SearchResult:
         audiences = visible_audiences(audience)
+        public = audiences == ["public"]
         # chat spellings -> words (engine.answering.query_words)
         question_text = normalise(question_text)
         q = vector_literal(question_embedding)
@@ -312,12 +340,12 @@ class Retriever:
                     _pg_stem(w) for w in _LETTERS.findall(question_text.lower()) if may_be_typo(w)
                 }
                 groups, weights = self._term_groups(
-                    session, lexemes, typos, (prepared[3], prepared[4])
+                    session, lexemes, typos, (prepared[3], prepared[4]), public=public
                 )
             words = sorted(set().union(*groups.values())) if groups else []
             orquery = " | ".join(_quote_lexeme(lex) for lex in words) or None
             rows = session.execute(
-                _SEARCH_SQL,
+                _PUBLIC_SEARCH_SQL if public else _SEARCH_SQL,
                 {"q": q, "orquery": orquery, "words": words, "audiences": audiences, "k": k},
             ).all()
         vector_ids = [
@@ -377,6 +405,8 @@ class Retriever:
         lexemes: Sequence[str],
         typos: set[str],
         generation: tuple[object, ...],
+        *,
+        public: bool,
     ) -> tuple[dict[str, set[str]], dict[str, float]]:
         """Each question lexeme -> the lexemes that count as it in a passage (itself, its
         everyday-word synonyms, and, for a word no chunk holds, the chunk word it is a typo of),
@@ -384,14 +414,15 @@ class Retriever:
         synonyms = synonym_stems(_pg_stem)
         groups = {lex: {lex, *synonyms.get(lex, ())} for lex in lexemes}
         every = sorted(set().union(*groups.values()))
-        doc_freq, total = _TERM_STATS.lookup(session, self.db.url, every, generation)
+        key = f"{self.db.url}#{'public' if public else 'all'}"
+        doc_freq, total = _TERM_STATS.lookup(session, key, every, generation, public=public)
         unknown = [
             lex
             for lex in lexemes
             if lex in typos and typo_limit(lex) and not any(doc_freq.get(w, 0) for w in groups[lex])
         ]
         if unknown:
-            vocabulary = _TERM_STATS.vocabulary(session, self.db.url)
+            vocabulary = _TERM_STATS.vocabulary(session, key, public=public)
             for lex in unknown:
                 near = vocabulary.get(lex[:1], {})
                 fixed = closest_word(lex, near)

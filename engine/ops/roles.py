@@ -63,6 +63,13 @@ QUEUE_FUNCTIONS = (
 )
 # Retention purge (migration 0005): deletes only answers past their retention, never others.
 PURGE_FUNCTION = "clinic_purge_expired_answers(integer)"
+# A public search's full-text side (migration 0010): fixed to public documents in their own body.
+PUBLIC_SEARCH_FUNCTIONS = (
+    "clinic_public_keyword_arm(tsquery, integer)",
+    "clinic_public_term_counts(text[])",
+    "clinic_public_chunk_count()",
+    "clinic_public_vocabulary()",
+)
 KIOSK_READABLE = (
     "documents",
     "chunks",
@@ -296,6 +303,14 @@ def init_roles(db: Database, *, kiosk_password: str, staff_password: str) -> lis
             f"GRANT EXECUTE ON FUNCTION {PURGE_FUNCTION} TO {KIOSK_ROLE}, {STAFF_ROLE}"
         )
         lines.append(f"{KIOSK_ROLE}, {STAFF_ROLE}: purge of answers past their retention.")
+        for signature in PUBLIC_SEARCH_FUNCTIONS:
+            conn.exec_driver_sql(
+                f"GRANT EXECUTE ON FUNCTION {signature} TO {KIOSK_ROLE}, {STAFF_ROLE}"
+            )
+        lines.append(
+            f"{KIOSK_ROLE}, {STAFF_ROLE}: public search functions (ids, scores and word counts of "
+            "public chunks only)."
+        )
 
         # Row-level security: forced, so the owner needs its own policy too.
         for table in RLS_TABLES:

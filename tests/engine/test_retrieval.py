@@ -16,6 +16,7 @@ from engine.answering.retrieval import (
     visible_audiences,
 )
 from engine.ops.db import Database
+from engine.ops.roles import KIOSK_ROLE, init_roles
 from engine.ops.settings import Settings
 from tests.support.clinic_corpus import (
     COURIER_TEXT,
@@ -352,14 +353,14 @@ def test_a_slow_vocabulary_read_costs_the_typo_correction_not_the_answer(
     corpus: Retriever, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(
-        retrieval, "_VOCABULARY_SQL", sa.text("SELECT 'x'::text, 1 FROM pg_sleep(2)")
+        retrieval, "_PUBLIC_VOCABULARY_SQL", sa.text("SELECT 'x'::text, 1 FROM pg_sleep(2)")
     )
     monkeypatch.setattr(retrieval, "VOCABULARY_TIMEOUT", "50ms")
     retrieval._TERM_STATS._vocabularies.clear()
     try:
         typo = search(corpus, "where do I find the parkng machine", "public")
         assert typo.candidates, "the search went on after the word list timed out"
-        assert retrieval._TERM_STATS._vocabularies[corpus.db.url] == {}
+        assert retrieval._TERM_STATS._vocabularies[f"{corpus.db.url}#public"] == {}
     finally:
         retrieval._TERM_STATS._vocabularies.clear()  # later tests read the real word list
     # The timeout was the word list's only: the next searches run under the usual settings.
@@ -367,3 +368,43 @@ def test_a_slow_vocabulary_read_costs_the_typo_correction_not_the_answer(
     assert plain.candidates
     with corpus.db.session() as session:
         assert session.execute(sa.text("SHOW statement_timeout")).scalar() == "0"
+
+
+# -- the kiosk role ---------------------------------------------------------------------------
+
+
+def test_the_kiosk_role_finds_exactly_what_evaluate_measures(corpus: Retriever) -> None:
+    """The kiosk reads under row-level security, through the public search functions (its own
+    ``@@`` could not use the full-text index); the owner running ``evaluate`` for a public question
+    reads the tables directly. Both must give the same candidates, weights and kept passages, or
+    the evaluation would measure another search than the one patients get."""
+    init_roles(corpus.db, kiosk_password="kiosk-pw", staff_password="staff-pw")
+    url = sa.engine.make_url(corpus.db.url).set(username=KIOSK_ROLE, password="kiosk-pw")
+    kiosk_db = Database(url.render_as_string(hide_password=False))
+    try:
+        kiosk = Retriever(kiosk_db, corpus.settings)
+        questions = [
+            "what time does the clinic open on saturday",
+            "where do I find the parkng machine",  # a typo: the public word list corrects it
+            COURIER_TEXT,  # staff words: never found, and weighed as absent by both
+            "how much does a yellow fever vaccine cost",
+            "is there a gym",
+        ]
+        for question in questions:
+            as_owner = search(corpus, question, "public")
+            as_kiosk = search(kiosk, question, "public")
+            assert {p.audience for p in as_kiosk.candidates} <= {"public"}
+            assert as_kiosk.term_weights == as_owner.term_weights, question
+            assert [
+                (p.chunk_id, round(p.similarity, 5), p.keyword_rank, round(p.term_share, 5))
+                for p in as_kiosk.candidates
+            ] == [
+                (p.chunk_id, round(p.similarity, 5), p.keyword_rank, round(p.term_share, 5))
+                for p in as_owner.candidates
+            ], question
+            assert [p.chunk_id for p in as_kiosk.passages] == [
+                p.chunk_id for p in as_owner.passages
+            ]
+        assert any(search(kiosk, q, "public").passages for q in questions), "void test"
+    finally:
+        kiosk_db.dispose()

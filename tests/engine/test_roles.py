@@ -94,6 +94,57 @@ def test_kiosk_sees_only_public_text_whatever_the_query(kiosk: sa.Engine) -> Non
     assert keyword == []
 
 
+def test_public_search_functions_never_reach_staff_chunks(kiosk: sa.Engine) -> None:
+    """The SECURITY DEFINER search functions (migration 0010) run as the owner, so they must
+    filter on public themselves: no argument, quoting or tsquery trick reaches a staff chunk,
+    and they return ids and counts, never text."""
+    public_id = _rows(kiosk, "SELECT id FROM chunks")[0][0]
+    for query in (
+        "to_tsquery('english', 'locum')",
+        "to_tsquery('english', 'locum | rate | 412 | pound')",
+        "to_tsquery('simple', 'internal & rate')",
+        "'locum'::tsquery",
+        "to_tsquery('english', 'medicin | locum')",
+    ):
+        rows = _rows(kiosk, f"SELECT id FROM clinic_public_keyword_arm({query}, 1000)")
+        assert all(r == (public_id,) for r in rows), query
+    assert _rows(
+        kiosk, "SELECT id FROM clinic_public_keyword_arm(to_tsquery('english', 'medicin'), 5)"
+    ) == [(public_id,)]
+    assert _rows(kiosk, "SELECT * FROM clinic_public_keyword_arm(NULL, 5)") == []
+    assert _rows(kiosk, "SELECT * FROM clinic_public_keyword_arm('locum', -1)") == []
+    counts = dict(
+        _rows(kiosk, "SELECT * FROM clinic_public_term_counts(ARRAY['locum', 'rate', 'medicin'])")
+    )
+    assert counts == {"locum": 0, "rate": 0, "medicin": 1}
+    assert _rows(kiosk, "SELECT clinic_public_chunk_count()") == [(1,)]
+    words = {str(r[0]) for r in _rows(kiosk, "SELECT word FROM clinic_public_vocabulary()")}
+    assert "medicin" in words
+    assert not words & {"locum", "rate", "412", "intern", "pound"}
+    # Another function of the same name in a schema the kiosk controls cannot stand in for it.
+    with pytest.raises(sa.exc.ProgrammingError), kiosk.connect() as conn:
+        conn.execute(sa.text("CREATE SCHEMA kiosk_tricks"))
+
+
+def test_public_search_functions_are_not_for_everyone(roles_ready: Database) -> None:
+    """EXECUTE is granted to the kiosk and staff roles only, not to PUBLIC."""
+    with roles_ready.engine.connect() as conn:
+        granted = conn.execute(
+            sa.text(
+                "SELECT p.proname, array_agg(DISTINCT r.rolname) FROM pg_proc p "
+                "CROSS JOIN LATERAL aclexplode(p.proacl) a "
+                "LEFT JOIN pg_roles r ON r.oid = a.grantee "
+                "WHERE p.proname LIKE 'clinic_public_%' AND a.privilege_type = 'EXECUTE' "
+                "GROUP BY p.proname"
+            )
+        ).all()
+        owner = conn.execute(sa.text("SELECT current_user")).scalar_one()
+    assert len(granted) == 4
+    for name, roles in granted:
+        assert None not in roles, f"{name} is executable by PUBLIC"
+        assert set(roles) == {KIOSK_ROLE, STAFF_ROLE, owner}, name
+
+
 def test_kiosk_copy_export_leaks_no_staff_row(roles_ready: Database) -> None:
     dsn = _psycopg_dsn(_as(roles_ready.url, KIOSK_ROLE, "kiosk-pw'1"))
     out = io.BytesIO()
