@@ -508,3 +508,33 @@ def test_multi_page_pdf_keeps_every_word_and_drops_page_numbers(tmp_path: Path) 
         "Part 4",
     ]
     assert len([b for b in document.blocks if b.kind == "text"]) == len(paragraphs)
+
+
+def test_pdf_fonts_are_built_once_per_document_and_not_across_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A font shared by three pages is built once (pypdf would build it per page), the text is
+    what it was, and the next document builds its own fonts again."""
+    from engine.knowledge.loaders import pdf as pdf_loader
+
+    built: list[object] = []
+    original = pdf_loader._build_font
+
+    def counting(cls: object, resource: object) -> object:
+        built.append(resource)
+        return original(cls, resource)
+
+    monkeypatch.setattr(pdf_loader, "_build_font", counting)
+    pdf = new_pdf(title="Three pages")
+    pages = [LONG_1, LONG_2, "The pharmacy closes at 13:00 on Saturdays and is shut on Sundays."]
+    for page, text in enumerate(pages):
+        if page:
+            pdf.add_page()
+        para(pdf, text)
+    path = save(pdf, tmp_path / "three.pdf")
+    first = load_document(path)
+    assert len(built) == 1
+    assert "shut on Sundays" in " ".join(b.text for b in first.blocks)
+    second = load_document(path)
+    assert len(built) == 2 and second.blocks == first.blocks
+    assert pdf_loader._FONTS.get() is None

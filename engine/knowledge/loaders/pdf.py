@@ -28,12 +28,16 @@ import itertools
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pypdf
 from pypdf.errors import PdfReadError
+from pypdf.generic._font import Font
 
 from engine.errors import DocumentUnreadable
 from engine.knowledge.documents import (
@@ -63,6 +67,39 @@ _HYPHEN_PREFIXES = {
     "follow", "check", "e", "x", "half", "full", "part", "long", "short", "one", "two",
 }  # fmt: skip
 _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+
+
+# pypdf builds every font of a page (widths, ToUnicode CMap) again for each page that uses it:
+# a quarter of a three-page leaflet's reading. While one document is read (and only in the
+# thread reading it), a font resource already built for an earlier page is reused: the same
+# indirect object (pypdf resolves each once per reader) gives the same Font, which text
+# extraction only reads.
+_FONTS: ContextVar[dict[int, tuple[Any, Any]] | None] = ContextVar("pdf_fonts", default=None)
+_build_font = Font.from_font_resource.__func__  # type: ignore[attr-defined]
+
+
+def _font_from_resource(cls: Any, resource: Any) -> Any:
+    fonts = _FONTS.get()
+    if fonts is None:
+        return _build_font(cls, resource)
+    known = fonts.get(id(resource))
+    if known is not None and known[0] is resource:
+        return known[1]
+    font = _build_font(cls, resource)
+    fonts[id(resource)] = (resource, font)  # the resource is kept: its id stays its own
+    return font
+
+
+Font.from_font_resource = classmethod(_font_from_resource)  # type: ignore[method-assign,assignment]
+
+
+@contextmanager
+def _fonts_per_document() -> Iterator[None]:
+    token = _FONTS.set({})
+    try:
+        yield
+    finally:
+        _FONTS.reset(token)
 
 
 @dataclass
@@ -234,8 +271,8 @@ def _layout_lines(reader_pages: list[Any], warnings: list[str]) -> list[_Line]:
         pieces, plain = _visited_pieces(page)
         plains.append(plain)
         pages.append(_rows(pieces))
-    visited_chars = Counter(c for rows in pages for row in rows for p in row for c in p.text)
-    plain_chars = Counter(c for plain in plains for c in plain)
+    visited_chars = Counter("".join(p.text for rows in pages for row in rows for p in row))
+    plain_chars = Counter("".join(plains))
     for counts in (visited_chars, plain_chars):
         for blank in (" ", "\n", "\t"):
             counts.pop(blank, None)
@@ -499,7 +536,8 @@ def load_pdf(path: Path, *, ocr: bool = True) -> LoadedDocument:
                 raise DocumentUnreadable(str(path), ENCRYPTED)
         metadata = reader.metadata
         warnings: list[str] = []
-        lines = _layout_lines(list(reader.pages), warnings)
+        with _fonts_per_document():
+            lines = _layout_lines(list(reader.pages), warnings)
     except DocumentUnreadable:
         raise
     except (PdfReadError, Exception) as exc:
