@@ -51,6 +51,7 @@ from engine.knowledge.chunking import Chunk, chunk_document
 from engine.knowledge.documents import AUDIENCES, Block, display_path
 from engine.knowledge.loaders import SUPPORTED_SUFFIXES, load_document
 from engine.knowledge.loaders.limits import check_time, time_limit
+from engine.knowledge.read_ahead import ReadAhead
 from engine.ops import db as dbm
 from engine.ops.settings import Settings
 from engine.protocols import Embedder
@@ -302,7 +303,17 @@ class _Run:
     the slugs its files have taken so far."""
 
     known: dict[str, _Existing]
+    early: ReadAhead | None = None  # the first file, read while the run started
     seen_slugs: dict[str, Path] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Files:
+    """What a run was given and what :func:`discover` made of it."""
+
+    folders: Sequence[Path]
+    candidates: list[_Candidate]
+    problems: list[IngestResult]
 
 
 def _done(result: IngestResult) -> Future[IngestResult]:
@@ -340,8 +351,30 @@ class Ingester:
         """Ingest every supported file; remove documents whose files left these folders."""
         if audience is not None and audience not in AUDIENCES:
             raise ClinicError(f"--audience must be public or staff, not {audience!r}.")
-        with self._exclusive():
-            return self._ingest_folders(folders, audience, remove_missing)
+        candidates, problems = discover(folders)
+        with ThreadPoolExecutor(1, thread_name_prefix="ingest-read") as reader:
+            # The first file is read while the lock is taken and the stored documents are
+            # read (engine.knowledge.read_ahead); every later one while the one before it is
+            # embedded.
+            early = (
+                ReadAhead(reader, candidates[0].path, candidates[0].shown, self.settings)
+                if candidates
+                else None
+            )
+            try:
+                with self._exclusive():
+                    run = _Run(
+                        known=self._existing_for([slugify(c.path) for c in candidates]),
+                        early=early,
+                    )
+                    if early is not None and slugify(early.path) in run.known:
+                        early.cancel()  # probably unchanged: not worth a parse
+                    return self._ingest_folders(
+                        _Files(folders, candidates, problems), audience, remove_missing, run, reader
+                    )
+            finally:
+                if early is not None:
+                    early.cancel()
 
     @contextmanager
     def _exclusive(self) -> Iterator[None]:
@@ -366,20 +399,21 @@ class Ingester:
                 conn.commit()
 
     def _ingest_folders(
-        self, folders: Sequence[Path], audience: str | None, remove_missing: bool
+        self,
+        files: _Files,
+        audience: str | None,
+        remove_missing: bool,
+        run: _Run,
+        reader: ThreadPoolExecutor,
     ) -> IngestReport:
-        candidates, results = discover(folders)
-        run = _Run(known=self._existing_for([slugify(c.path) for c in candidates]))
+        folders, candidates, results = files.folders, files.candidates, list(files.problems)
 
         def read(candidate: _Candidate) -> _Read | IngestResult:
             return self._read(candidate, audience, run)
 
         # The pipeline (module docstring): one reader, the embedder here, one writer. Files
         # are read one at a time in order (``seen_slugs``) and written one at a time in order.
-        with (
-            ThreadPoolExecutor(1, thread_name_prefix="ingest-read") as reader,
-            ThreadPoolExecutor(1, thread_name_prefix="ingest-write") as writer,
-        ):
+        with ThreadPoolExecutor(1, thread_name_prefix="ingest-write") as writer:
             pending: list[Future[IngestResult]] = []
             ahead = reader.submit(read, candidates[0]) if candidates else None
             for index in range(len(candidates)):
@@ -483,11 +517,19 @@ class Ingester:
                 return IngestResult(
                     shown, slug, existing.title, existing.audience, "unchanged", existing.chunks
                 )
-        with time_limit(shown, limits.max_seconds_per_file):
-            document = load_document(path, ocr=limits.ocr)
+        early = run.early.take(path) if run.early is not None else None
+        if early is not None:  # read ahead (engine.knowledge.read_ahead): same order of errors
+            document = early.document
             audience = resolve_audience(document.audience, folder_audience, override, Path(shown))
-            chunks = chunk_document(document.title, document.blocks, self.settings.chunking)
-            check_time()
+            chunks = early.chunked()
+        else:
+            with time_limit(shown, limits.max_seconds_per_file):
+                document = load_document(path, ocr=limits.ocr)
+                audience = resolve_audience(
+                    document.audience, folder_audience, override, Path(shown)
+                )
+                chunks = chunk_document(document.title, document.blocks, self.settings.chunking)
+                check_time()
         if not chunks:
             raise DocumentUnreadable(shown, "no text was found in the document")
         if len(chunks) > limits.max_chunks_per_document:

@@ -13,6 +13,7 @@ reason a person can act on.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,15 +28,20 @@ class _Budget:
     path: str
     seconds: float
     deadline: float
+    cancel: threading.Event | None = None
 
 
 _BUDGET: ContextVar[_Budget | None] = ContextVar("document_time_budget", default=None)
 
 
 @contextmanager
-def time_limit(path: str, seconds: float) -> Iterator[None]:
-    """Within the block, :func:`check_time` fails once ``seconds`` have passed (0: no limit)."""
-    budget = _Budget(path, seconds, time.monotonic() + seconds) if seconds > 0 else None
+def time_limit(
+    path: str, seconds: float, *, cancel: threading.Event | None = None
+) -> Iterator[None]:
+    """Within the block, :func:`check_time` fails once ``seconds`` have passed (0: no limit),
+    or once ``cancel`` is set (a read whose result is no longer wanted)."""
+    deadline = time.monotonic() + seconds if seconds > 0 else float("inf")
+    budget = _Budget(path, seconds, deadline, cancel) if seconds > 0 or cancel else None
     token = _BUDGET.set(budget)
     try:
         yield
@@ -46,7 +52,11 @@ def time_limit(path: str, seconds: float) -> Iterator[None]:
 def check_time() -> None:
     """Raise ``DocumentUnreadable`` when the current file's time budget is spent."""
     budget = _BUDGET.get()
-    if budget is not None and time.monotonic() > budget.deadline:
+    if budget is None:
+        return
+    if budget.cancel is not None and budget.cancel.is_set():
+        raise DocumentUnreadable(budget.path, "reading it was cancelled")
+    if time.monotonic() > budget.deadline:
         raise DocumentUnreadable(
             budget.path,
             f"reading it took longer than the limit of {budget.seconds:g} s "
