@@ -59,13 +59,38 @@ _STOP = _wordset(
     hi hiya hello hey please thanks thank cheers ok okay could would might may must shall
     anyone someone somebody anybody tell know wondering wonder need want like im ive id dont
     get got go going clinic clinics come back take use make happen let anything nothing something
-    everything nobody everybody ago told say said"""
+    everything nobody everybody ago told say said
+    still really quite actually maybe perhaps also somewhere anywhere every yes yeah
+    today tonight tomorrow yesterday"""
 )
 
 # Chat spellings of question words: never the subject ("wat time dose it open").
 _TEXTSPEAK = _wordset("wat wot wht pls plz u ur r y ya yr abt cn wen whn hw thx ty im ive")
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+# What PostgreSQL's parser leaves of a contraction ("I'm" -> "m", "hasn't" -> "hasn").
+_CONTRACTION_PIECES = _wordset(
+    "m s t d ll ve re isn aren wasn weren hasn haven hadn doesn didn won wouldn couldn shouldn "
+    "mustn shan needn"
+)
+
+
+@lru_cache(maxsize=1)
+def _framing_lexemes() -> frozenset[str]:
+    words = _STOP | _CUE_WORDS | _TEXTSPEAK
+    return frozenset({str(_STEMMER.stem_word(w)) for w in words} | _CONTRACTION_PIECES)
+
+
+def is_framing(lexeme: str) -> bool:
+    """Whether a question lexeme (stemmed as PostgreSQL's english configuration does) only frames
+    the question: a function word, a word that only says which kind of detail is asked for
+    ("cost", "long", "open"), a chat spelling or a piece of a contraction. The sentence-level
+    evidence never counts these as the subject; the relevance gate's term share leaves them out
+    too (``engine.answering.retrieval``), so one rare framing word ("much", "I'm") cannot sink
+    a passage that carries the question's subject."""
+    return lexeme in _framing_lexemes()
+
 
 # --------------------------------------------------------------------------- what a question asks
 

@@ -11,6 +11,9 @@ Rules this module must keep:
 - A third arm, for short questions that score low against a longer passage: the top keyword
   match with the keyword arm's term share counts from a lower similarity only when one of its
   sentences holds every content word of the question by its own word (never by a synonym).
+- The term share is taken over the question's subject: words that only frame a question ("how
+  much", "I'm", "get", "cost"; ``extractive.is_framing``) are left out of it, as the
+  sentence-level evidence leaves them out; a question of framing words only keeps them all.
 - Sentence-level evidence (``engine.answering.extractive``) is the gate's last step, in both answer
   modes: when no sentence of any kept passage carries the question's subject, nothing is kept.
 - The question's words are read as the documents would write them (``engine.answering.query_words``:
@@ -32,7 +35,12 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 from py_rust_stemmers import SnowballStemmer
 
-from engine.answering.extractive import Quote, find_quotes, one_sentence_holds_question
+from engine.answering.extractive import (
+    Quote,
+    find_quotes,
+    is_framing,
+    one_sentence_holds_question,
+)
 from engine.answering.query_words import (
     by_initial,
     closest_word,
@@ -354,7 +362,8 @@ class Retriever:
         keyword_ids = [
             int(r.id) for r in sorted(rows, key=lambda r: r.keyword_rank or 0) if r.keyword_rank
         ]
-        total_weight = sum(weights.values())
+        share_weights = _subject_weights(weights)
+        total_weight = sum(share_weights.values())
         vector_rank = {cid: rank for rank, cid in enumerate(vector_ids, start=1)}
         keyword_rank = {cid: rank for rank, cid in enumerate(keyword_ids, start=1)}
         by_id = {int(row.id): row for row in rows}
@@ -366,7 +375,8 @@ class Retriever:
                 continue
             passage_lexemes = set(row.lexemes or ())
             share = (
-                sum(w for lex, w in weights.items() if groups[lex] & passage_lexemes) / total_weight
+                sum(w for lex, w in share_weights.items() if groups[lex] & passage_lexemes)
+                / total_weight
                 if total_weight
                 else 0.0
             )
@@ -461,6 +471,15 @@ class Retriever:
             and passage.term_share >= self.config.keyword_min_term_share
             and one_sentence_holds_question(question_text, passage.label, passage.text)
         )
+
+
+def _subject_weights(weights: Mapping[str, float]) -> dict[str, float]:
+    """The term weights the gate's term share is taken over: the question's subject, without the
+    words that only frame it (``extractive.is_framing``: "how much", "I'm", "get", "cost"), which
+    the sentence-level evidence does not count either. A question made only of such words keeps
+    them all (nothing is dropped to nothing)."""
+    subject = {lex: w for lex, w in weights.items() if not is_framing(lex)}
+    return subject if subject else dict(weights)
 
 
 def _quote_lexeme(lexeme: str) -> str:
