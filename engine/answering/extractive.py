@@ -8,6 +8,11 @@ Decides two things, for both answer modes:
   a time, a duration, a phone number, an email address, a count), that kind of detail in the
   sentence. No such sentence: the caller says the fixed "I don't know" sentence (a gym is not
   answered from the car park passage; a price is not answered from a passage on how a test is done).
+  Words that only frame a question ("how much", "coming", "gets", "tomorrow") are never the
+  subject; a medicine the safety rules name ("my sertraline") is carried by a sentence about
+  "the medicine" (never in "do you have / sell X?", where X itself must be in the sentence); a
+  named place asked about ("at Thameside General", "to guys hospital") must be in the sentence
+  itself or its section title.
 - **The extractive answer.** The one to three best such sentences (a chosen list item's next
   sentence may go with it, three sentences in all at most), each quoted word for word with the
   citation number of its passage. Markdown tables become "Header: value, Header: value" lines.
@@ -30,6 +35,7 @@ from py_rust_stemmers import SnowballStemmer
 from engine.answering.guard_details import PRICE
 from engine.answering.query_words import synonym_stems, within_edits
 from engine.answering.sentences import Unit, split_units
+from engine.safety.rules import MEDS
 
 MAX_QUOTES = 3
 # Share of the question's term weight that a sentence plus its headings must carry...
@@ -82,6 +88,15 @@ def _framing_lexemes() -> frozenset[str]:
     return frozenset({str(_STEMMER.stem_word(w)) for w in words} | _CONTRACTION_PIECES)
 
 
+@lru_cache(maxsize=1)
+def _medicine_stems() -> frozenset[str]:
+    """Stems of the one-word medicine names the safety rules know (``safety.rules.MEDS``), but
+    not the generic words themselves ("medicine", "tablet")."""
+    names = MEDS.removeprefix("(?:").removesuffix(")").split("|")
+    generic = {_stem(w) for w in ("medicine", "medicines", "medication", "medications")}
+    return frozenset(_stem(n) for n in names if n.isalpha()) - generic
+
+
 def is_framing(lexeme: str) -> bool:
     """Whether a question lexeme (stemmed as PostgreSQL's english configuration does) only frames
     the question: a function word, a word that only says which kind of detail is asked for
@@ -115,7 +130,7 @@ _DURATION_Q = re.compile(
 )
 _TIME_Q = re.compile(
     r"\b(what\s+time|opening\s+hours|open(?:ing)?\s+times|when\s+(?:\w+\s+){0,4}"
-    r"(?:open|opens|close|closes|shut|shuts)|\w+ing\s+hours)\b",
+    r"(?:open|opens|close|closes|shut|shuts)|\w+ing\s+hours|(?:what|which)\s+hours)\b",
     re.IGNORECASE,
 )
 # "Do you have a gym (in the car park)?": the thing asked about must be in the sentence itself.
@@ -125,6 +140,15 @@ _EXISTENCE_Q = re.compile(
     r"\s+(?:an?\s+|any\s+|some\s+)?(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)"
     r"(?=\s+(?:in|at|on|for|with|near|inside|outside|here|there|while|when|if|to|that|which)\b"
     r"|\s*[?.!,]|\s*$)",
+    re.IGNORECASE,
+)
+# A place that is not where the passage's sentence is: "at Thameside General", "to guys
+# hospital", "at the Dock Street car park". Its name must be in the quoted sentence itself (or its
+# section title): the clinic's car park does not answer a question about another car park.
+_PLACE_Q = re.compile(
+    r"\b(?:at|in|to|from|near|outside|inside|by)\s+(?:the\s+)?"
+    r"(?P<name>(?:[a-z][\w'&-]*\s+){1,3}(?:hospital|general|infirmary|street|road|lane|avenue|"
+    r"station|airport)s?)\b",
     re.IGNORECASE,
 )
 _COUNT_Q = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
@@ -357,10 +381,10 @@ def question_terms(
         if word in _STOP or word in _CUE_WORDS or _NUMBERISH.match(word) or len(word) < 2:
             continue
         raw = str(_STEMMER.stem_word(word))
+        if word in _TEXTSPEAK or raw in _framing_lexemes():  # "coming", "gets": framing too
+            continue
         stem = _stem(word)
         weight = weights.get(raw, weights.get(word, heaviest))
-        if word in _TEXTSPEAK:
-            continue
         terms[_repair(stem, vocabulary)] = max(weight, 0.05)
     return terms
 
@@ -453,9 +477,17 @@ def _find_quotes(
     total = sum(terms.values())
     extra = _alternative_hits(question, vocabulary, alternatives)
     hits = {t: _hits(t, vocabulary) | extra.get(t, frozenset()) for t in terms}
+    generic = _hits("medicin", vocabulary)
+    for term in terms:
+        if term in _medicine_stems():  # "my sertraline": a medicine, as the documents say
+            hits[term] = hits[term] | generic
     thing = _EXISTENCE_Q.search(question)
     required = question_terms(thing.group("thing"), weights, vocabulary) if thing else {}
     required_hits = [_hits(t, vocabulary) | extra.get(t, frozenset()) for t in required]
+    for place in _PLACE_Q.finditer(question):  # "at Thameside General", "to guys hospital"
+        for word in _WORD.findall(place.group("name").lower()):
+            if word not in _STOP and not _NUMBERISH.match(word):
+                required_hits.append(_hits(_repair(_stem(word), vocabulary), vocabulary))
     evidence = _EVIDENCE.get(kind) if kind else None
     quotes: list[Quote] = []
     for index, units in enumerate(split):
