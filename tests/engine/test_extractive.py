@@ -377,3 +377,66 @@ def test_a_synonym_or_word_start_is_not_the_word_itself_for_the_sentence_arm() -
     assert one_sentence_holds_question("are the toilets on the ground floor", *toilets)
     assert not one_sentence_holds_question("is the loo on the ground floor", *toilets)
     assert not one_sentence_holds_question("are the toil on the ground floor", *toilets)
+
+
+PRIVATE_PRESCRIPTION = (
+    "Fees and payment > Private fees > Letters and prescriptions",
+    "- Private prescription: £20 per prescription, plus the cost of the medicine at the pharmacy",
+)
+MEDICINE_WEIGHTS = {"privat": 1.7, "prescript": 1.8, "medicin": 2.5, "amlodipin": 4.6}
+
+
+def test_a_medicine_the_safety_rules_name_is_carried_by_the_medicine() -> None:
+    question = "what would a private prescription for my amlodipine cost"
+    quotes = find_quotes(question, [PRIVATE_PRESCRIPTION], MEDICINE_WEIGHTS)
+    assert quotes and "£20" in quotes[0].text
+    # Anything else the question names is still its subject.
+    weights = {**MEDICINE_WEIGHTS, "gym": 4.6}
+    other = "what would a private prescription for my gym cost"
+    assert find_quotes(other, [PRIVATE_PRESCRIPTION], weights) == []
+
+
+def test_asked_whether_the_clinic_has_a_medicine_the_name_itself_must_be_there() -> None:
+    assert find_quotes("do you sell amlodipine", [PRIVATE_PRESCRIPTION], MEDICINE_WEIGHTS) == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how much is parking at the Dock Street car park",
+        "what does parking cost at Thameside General",
+        "is parking free near guys hospital",
+    ],
+)
+def test_a_place_asked_about_must_be_in_the_sentence(question: str) -> None:
+    # The place's words weigh little here, so the car park words alone would carry the question.
+    place = {"dock": 0.5, "street": 0.5, "thamesid": 0.5, "general": 0.5, "guy": 0.5, "hospit": 0.5}
+    assert find_quotes(question, [PARKING], {**WEIGHTS, **place}) == []
+
+
+def test_a_place_the_sentence_names_is_answered() -> None:
+    buses = (
+        "Getting here > Buses",
+        "Bus routes 47, 188 and 381 stop outside. "
+        "Route 188 also goes to Thameside General Hospital.",
+    )
+    quotes = find_quotes("which bus goes to Thameside General Hospital", [buses], {"bus": 3.9})
+    assert quotes and "Route 188" in choose(quotes)[0].text
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("what hours can I ring the billing team", "time"),
+        ("which hours is the desk staffed", "time"),
+    ],
+)
+def test_what_hours_asks_for_a_time(question: str, kind: str) -> None:
+    assert answer_kind(question) == kind
+
+
+def test_inflected_framing_words_are_not_the_subject() -> None:
+    # "coming" and "gets" frame the question like "come" and "get"; the subject is the test.
+    assert find_quotes(
+        "I'm coming in, how long before it gets fasting blood tests", [FASTING], WEIGHTS
+    )

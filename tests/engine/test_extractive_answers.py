@@ -219,3 +219,44 @@ def test_where_to_find_a_price_may_be_answered_by_the_figure_itself(clinic: Clin
     done = final(clinic.ask("where are the prices for private sick notes written"))
     assert done.outcome is Outcome.EXTRACTIVE, done.text
     assert any("£25" in q for q in assert_quoted_from_cited_passages(done)), done.text
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # Words that only frame a question ("I'm", "wondering", "how much", "would") no longer
+        # sink the passage that carries its subject.
+        ("I'm wondering how much I'd pay for a private nurse appointment", "£45"),
+        # A medicine the safety rules name is "the medicine" of the documents.
+        ("what would a private prescription for my amlodipine cost", "£20"),
+        ("how much would my citalopram cost on a private prescription", "£20"),
+        # A place the documents name is answered from the sentence that names it.
+        ("does a bus go from outside your door to Thameside General Hospital", "Route 188"),
+    ],
+)
+def test_answerable_questions_in_other_words_are_answered(
+    clinic: Clinic, question: str, expected: str
+) -> None:
+    done = final(clinic.ask(question))
+    assert done.outcome is Outcome.EXTRACTIVE, done.text
+    assert any(expected in q for q in assert_quoted_from_cited_passages(done)), done.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # Another place than the clinic: its name is in no sentence that would be quoted.
+        "are the parking bays at Riverside Quay station free",
+        "is there a cash machine at Thameside General Hospital",
+        "how much is parking at the Thameside General car park",
+        # Asked whether the clinic has a medicine: the name itself must be in the sentence.
+        "do you sell ozempic pens",
+    ],
+)
+def test_questions_about_another_place_or_an_unnamed_medicine_are_refused(
+    clinic: Clinic, question: str
+) -> None:
+    chat = FakeChat.raising()
+    done = final(clinic.ask(question, chat=chat))
+    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
+    assert done.citations == ()
