@@ -272,6 +272,7 @@ def test_bad_conversation_rows_are_refused(
         ("source-and-short-judging.yaml", 25, 0),
         ("holdout3.yaml", 110, 30),
         ("answer-recall-judging.yaml", 40, 0),
+        ("benign-near-miss-judging.yaml", 30, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -300,6 +301,12 @@ def test_held_out_sets_are_valid_and_apart(
         "answer-recall-judging.yaml",
     ):
         others.append("answerability-judging.yaml")
+    if name == "benign-near-miss-judging.yaml":  # written after every set above
+        others += [
+            "answerability-judging.yaml",
+            "source-and-short-judging.yaml",
+            "answer-recall-judging.yaml",
+        ]
     for other in others:
         if other != name:
             asked = {q.question.lower() for q in load_questions(root / other)}

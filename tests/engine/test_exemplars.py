@@ -23,6 +23,7 @@ EVALUATION_SETS = (
     "holdout2.yaml",
     "source-and-short-judging.yaml",
     "holdout3.yaml",
+    "benign-near-miss-judging.yaml",
 )
 
 
