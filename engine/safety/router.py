@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.events import Route
-from engine.safety import emergency_rules, rules
+from engine.safety import emergency_rules, near_misses, rules
 from engine.safety.text import canonical_tokens, normalise
 
 # Higher is safer: a second opinion may move a question up this order, never down.
@@ -45,7 +45,9 @@ def route_question(question: str) -> RoutingDecision:
     text = canonical_question(question)
     if not text:
         return RoutingDecision(Route.INFORMATION, "information:empty")
-    name = rules.first_match(emergency_rules.EMERGENCY_RULES, text)
+    # Benign near-misses ("dying for a cuppa", a face that looks odd in a photo, a stroke years
+    # ago) are rewritten for the emergency rules only (engine.safety.near_misses).
+    name = rules.first_match(emergency_rules.EMERGENCY_RULES, near_misses.neutralise(text))
     if name is not None:
         return RoutingDecision(Route.EMERGENCY, f"emergency:{name}")
     name = rules.first_match(rules.CLINICAL_RULES, text)

@@ -1,0 +1,86 @@
+"""Benign near-misses of the emergency rules (engine/safety/near_misses.py): everyday speech and
+signs explained by a harmless setting stop raising the 999 text, while the same signs described
+as new, or without the setting, stay emergencies. The judging set for this change is
+evaluation/benign-near-miss-judging.yaml; these are tuning cases in other words."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.events import Route
+from engine.safety import route_question
+from engine.safety.near_misses import neutralise
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # figures of speech and things
+        "we are dying for some fresh air in here, can the window be opened?",
+        "my nephew was in fits of giggles at the nurse's puppet, where do I leave feedback?",
+        "our team was knocked out of the league, can the physio appointment move to Friday?",
+        "i passed out of police training last month, do you do occupational medicals?",
+        "does the leisure centre by you teach breast stroke to adults?",
+        "we can't go on the school trip without a form, do you sign those?",
+        "the gazebo collapsed in the car park wind, is the drop-off bay still open?",
+        "your card machine keeps choking on my bank card, can I pay by phone?",
+        "sales are on fire this month, do staff get the flu jab free?",
+        "we almost got knocked over by a van at your gate, who do I complain to?",
+        "in case the nurse has to call an ambulance for a patient, where does it park?",
+        # a setting that explains the sign
+        "my mouth looks lopsided in the photos from the wedding, do you do botox?",
+        "my son stutters and can't say his name easily, is there a speech therapy group?",
+        "his hand won't lift high enough for the cuff, can you measure on his leg?",
+        "i can't move my arm much in this sling, can someone help me with the check-in screen?",
+        "her tongue is blue from a slushie, is that fine for her throat swab?",
+        "my nails went blue after the hair dye, is there a sink?",
+        # long ago
+        "dad can't lift his right arm since his accident in 2015, is there a ramp at the entrance?",
+        "mum had a stroke three years ago, can she bring her carer into the consulting room?",
+        "I hit my head on a low beam last summer, do you still have that scan report?",
+    ],
+)
+def test_benign_near_misses_are_not_emergencies(question: str) -> None:
+    assert route_question(question).route is not Route.EMERGENCY, neutralise(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the same words, someone in danger now
+        "I think I'm dying, my chest is crushing",
+        "i am dying",
+        "she had fits all morning and won't wake up",
+        "he was knocked out in the match and is being sick",
+        "he was knocked out of the game by a tackle and is not responding",
+        "my mum has had arthritis for years and cannot lift her arm",
+        "my husband collapsed in the car park",
+        "the tent collapsed on my dad and he isn't moving",
+        "the ceiling collapsed on top of her",
+        "I can't go on, I've written my goodbye letters",
+        "I can't go on holiday and I can't go on living",
+        "he went blue after a sweet, he can't breathe",
+        "her lips are blue from the cold and she is very sleepy",
+        "his lips have turned blue",
+        "do I have to call an ambulance for my wife? she is pale and sweaty with chest pain",
+        # a sign described as new, whatever the setting
+        "his face went lopsided suddenly, I took a photo of it",
+        "her smile looks crooked in the selfie she sent me this morning",
+        "he stammers but today he suddenly can't speak properly",
+        "she had a stroke years ago and I think she is having another one",
+        "my dad had a stroke 5 years ago and now his face is drooping",
+        "she can't lift her arm and her face has dropped",
+        "she has arthritis and can't move her left side",
+        "an old man can't move his left arm and his speech is slurred",
+        "my mum can't lift her arm, it started an hour ago",
+        "he's so breathless he can't finish a sentence",
+        "he nearly got hit by a car and now he's unconscious",
+    ],
+)
+def test_the_same_signs_in_danger_stay_emergencies(question: str) -> None:
+    assert route_question(question).route is Route.EMERGENCY, neutralise(question)
+
+
+def test_text_without_a_near_miss_is_unchanged() -> None:
+    for text in ("where can i park", "chest pain", "he is not breathing", ""):
+        assert neutralise(text) == text
