@@ -22,10 +22,11 @@ Files go through a pipeline, each step in file order: the next file is read and 
 reader thread) while this one is embedded, and the previous one is written (one writer thread,
 one transaction per document). Reading and writing then hide behind embedding, which releases
 the GIL; results, failures and the report are exactly those of one file after another. What is
-stored under the run's slugs is read once, at the start. A document's transaction commits
-without waiting for its WAL flush; the run's end (removals, audit event, planner statistics,
-full-text pending list) is one last transaction, committed synchronously, which flushes them all
-before the report is returned.
+stored under the run's slugs is read once, at the start. A document's write (an upsert of its
+row, its chunks replaced) goes to the server in one round trip (psycopg's pipeline mode) and its
+transaction commits without waiting for its WAL flush; the run's end (removals, audit event,
+planner statistics, full-text pending list) is one last transaction, committed synchronously,
+which flushes them all before the report is returned.
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import psycopg
 import sqlalchemy as sa
 
 from engine.errors import ClinicError, DocumentUnreadable
@@ -60,6 +62,32 @@ log = logging.getLogger(__name__)
 
 # Empties the full-text index's pending list into the index (see ``_refresh_statistics``).
 _CLEAN_PENDING_SQL = "SELECT gin_clean_pending_list('chunks_tsv_gin')"
+
+# A document's write (``Ingester._write``): its row inserted or updated (a file re-ingested on
+# its own stays owned by the folder it came from, so a later run over that folder still removes
+# it when it is deleted), then its chunks replaced. ``xmax = 0`` only on a freshly inserted row.
+_UPSERT_DOCUMENT_SQL = (
+    "INSERT INTO documents (slug, title, audience, source_path, source_folder, content_hash, "
+    "reviewed_on, ingested_by, loader_warnings) VALUES (%(slug)s, %(title)s, %(audience)s, "
+    "%(path)s, %(folder)s, %(hash)s, %(reviewed)s, %(user)s, CAST(%(warnings)s AS jsonb)) "
+    "ON CONFLICT (slug) DO UPDATE SET title = EXCLUDED.title, audience = EXCLUDED.audience, "
+    "source_folder = CASE WHEN documents.source_path = EXCLUDED.source_path "
+    "THEN documents.source_folder ELSE EXCLUDED.source_folder END, "
+    "source_path = EXCLUDED.source_path, content_hash = EXCLUDED.content_hash, "
+    "reviewed_on = EXCLUDED.reviewed_on, ingested_at = now(), "
+    "ingested_by = EXCLUDED.ingested_by, loader_warnings = EXCLUDED.loader_warnings "
+    "RETURNING (xmax = 0)"
+)
+_DELETE_CHUNKS_SQL = (
+    "DELETE FROM chunks WHERE document_id = (SELECT id FROM documents WHERE slug = %(slug)s)"
+)
+_INSERT_CHUNKS_SQL = (
+    "INSERT INTO chunks (document_id, ordinal, heading_path, text, token_estimate, embedding) "
+    "SELECT d.id, c.ordinal, c.heading, c.body, c.tokens, CAST(c.embedding AS vector) "
+    "FROM documents d, unnest(CAST(%(ordinals)s AS integer[]), CAST(%(headings)s AS text[]), "
+    "CAST(%(texts)s AS text[]), CAST(%(tokens)s AS integer[]), CAST(%(embeddings)s AS text[])) "
+    "AS c(ordinal, heading, body, tokens, embedding) WHERE d.slug = %(slug)s"
+)
 
 #: Bump when the chunker's rules change, so every document is re-chunked once.
 CHUNKER_VERSION = "2"
@@ -617,73 +645,17 @@ class Ingester:
         return vectors
 
     def _write(self, item: _Read, vectors: Sequence[Sequence[float]]) -> str:
+        """Replace the document's row and chunks in one transaction, its statements sent in
+        one round trip (psycopg's pipeline mode: none needs an earlier one's answer)."""
         with self.db.session() as session:
-            # A document's commit does not wait for its WAL flush (2-3 ms each, most of a
-            # write): the run's audit event, committed last and synchronously, flushes them all,
-            # so a finished run is as durable as before. A crash mid-run can lose only documents
-            # not yet reported, and their files re-ingest on the next run (changed hash).
-            session.execute(sa.text("SET LOCAL synchronous_commit = off"))
-            doc_id = session.execute(
-                sa.text("SELECT id FROM documents WHERE slug = :s FOR UPDATE"), {"s": item.slug}
-            ).scalar()
-            params = {
-                "slug": item.slug,
-                "title": item.title,
-                "audience": item.audience,
-                "path": item.shown,
-                "folder": display_path(item.root),
-                "hash": item.digest,
-                "reviewed": item.reviewed_on,
-                "user": self.user,
-                "warnings": json.dumps(list(item.warnings)),
-            }
-            if doc_id is None:
-                status = "created"
-                doc_id = session.execute(
-                    sa.text(
-                        "INSERT INTO documents (slug, title, audience, source_path, source_folder, "
-                        "content_hash, reviewed_on, ingested_by, loader_warnings) VALUES (:slug, "
-                        ":title, :audience, :path, :folder, :hash, :reviewed, :user, "
-                        "CAST(:warnings AS jsonb)) RETURNING id"
-                    ),
-                    params,
-                ).scalar_one()
-            else:
-                status = "updated"
-                session.execute(
-                    sa.text(
-                        "UPDATE documents SET title = :title, audience = :audience, "
-                        # A file re-ingested on its own stays owned by the folder it came from,
-                        # so a later run over that folder still removes it when it is deleted.
-                        "source_folder = CASE WHEN source_path = :path THEN source_folder "
-                        "ELSE :folder END, "
-                        "source_path = :path, content_hash = :hash, "
-                        "reviewed_on = :reviewed, ingested_at = now(), ingested_by = :user, "
-                        "loader_warnings = CAST(:warnings AS jsonb) WHERE id = :id"
-                    ),
-                    {**params, "id": doc_id},
-                )
-                session.execute(
-                    sa.text("DELETE FROM chunks WHERE document_id = :id"), {"id": doc_id}
-                )
-            session.execute(
-                sa.text(
-                    "INSERT INTO chunks (document_id, ordinal, heading_path, text, token_estimate, "
-                    "embedding) VALUES (:doc, :ordinal, :heading, :text, :tokens, :embedding)"
-                ),
-                [
-                    {
-                        "doc": doc_id,
-                        "ordinal": chunk.ordinal,
-                        "heading": chunk.heading_label,
-                        "text": chunk.text,
-                        "tokens": chunk.token_estimate,
-                        "embedding": dbm.vector_literal(vector),
-                    }
-                    for chunk, vector in zip(item.chunks, vectors, strict=True)
-                ],
-            )
-        return status
+            connection = session.connection().connection.driver_connection
+            assert connection is not None
+            try:
+                row = _replace_document(connection, self.user, item, vectors)
+            except psycopg.Error as exc:  # as SQLAlchemy raises it (a lost server: "unreachable")
+                raise sa.exc.DBAPIError.instance(None, None, exc, psycopg.Error) from exc
+        assert row is not None
+        return "created" if row[0] else "updated"
 
     def _remove_missing(
         self, session: sa.orm.Session, roots: Sequence[str], kept: set[str]
@@ -730,6 +702,46 @@ class Ingester:
                 "unchanged": report.count("unchanged"),
             },
         )
+
+
+def _replace_document(
+    connection: psycopg.Connection[Any], user: str, item: _Read, vectors: Sequence[Sequence[float]]
+) -> Any:
+    """Send a document's statements in one round trip; the upsert's row ``(created,)``."""
+    chunks = item.chunks
+    with connection.pipeline(), connection.cursor() as upsert, connection.cursor() as rest:
+        # A document's commit does not wait for its WAL flush (2-3 ms each, most of a
+        # write): the run's last transaction, committed synchronously, flushes them all,
+        # so a finished run is as durable as before. A crash mid-run can lose only
+        # documents not yet reported, and their files re-ingest on the next run.
+        rest.execute("SET LOCAL synchronous_commit = off")
+        upsert.execute(
+            _UPSERT_DOCUMENT_SQL,
+            {
+                "slug": item.slug,
+                "title": item.title,
+                "audience": item.audience,
+                "path": item.shown,
+                "folder": display_path(item.root),
+                "hash": item.digest,
+                "reviewed": item.reviewed_on,
+                "user": user,
+                "warnings": json.dumps(list(item.warnings)),
+            },
+        )
+        rest.execute(_DELETE_CHUNKS_SQL, {"slug": item.slug})
+        rest.execute(
+            _INSERT_CHUNKS_SQL,
+            {
+                "slug": item.slug,
+                "ordinals": [c.ordinal for c in chunks],
+                "headings": [c.heading_label for c in chunks],
+                "texts": [c.text for c in chunks],
+                "tokens": [c.token_estimate for c in chunks],
+                "embeddings": [dbm.vector_literal(v) for v in vectors],
+            },
+        )
+        return upsert.fetchone()
 
 
 def _refresh_statistics(session: sa.orm.Session) -> None:

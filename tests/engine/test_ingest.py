@@ -139,6 +139,40 @@ def test_exception_mid_document_leaves_previous_version_intact(
     assert [r.status for r in retry.results] == ["updated"]
 
 
+def test_a_write_failing_after_its_row_was_replaced_leaves_the_previous_version_intact(
+    db: dbm.Database, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A document's statements go to the server in one round trip; one failing late (here
+    the chunks' insert) rolls back the row written before it, and the next file still goes."""
+    root = tmp_path / "k"
+    write(root / "public", "hours.md", "Opening hours")
+    Ingester(db, FakeEmbedder(), settings).ingest_folders([root])
+    with db.engine.connect() as conn:
+        stored = conn.execute(sa.text("SELECT title, content_hash FROM documents")).all()
+    before = chunk_rows(db)
+    write(root / "public", "hours.md", "Opening times", extra="We now open at 7:30.")
+    write(root / "public", "parking.md", "Parking")
+    monkeypatch.setattr(
+        ingest,
+        "_INSERT_CHUNKS_SQL",
+        "SELECT CAST(CASE WHEN %(slug)s = 'hours' THEN 'x' ELSE '1' END AS integer)",
+    )
+    report = Ingester(db, FakeEmbedder(), settings).ingest_folders([root])
+    assert {r.slug: r.status for r in report.results} == {"hours": "failed", "parking": "created"}
+    assert report.results[0].error == "unexpected error: DataError"  # as SQLAlchemy named it
+    with db.engine.connect() as conn:
+        assert (
+            conn.execute(
+                sa.text("SELECT title, content_hash FROM documents WHERE slug = 'hours'")
+            ).all()
+            == stored
+        )
+    assert [row for row in chunk_rows(db) if row[0] == "hours"] == before
+    monkeypatch.undo()
+    retry = Ingester(db, FakeEmbedder(), settings).ingest_folders([root])
+    assert {r.slug: r.status for r in retry.results} == {"hours": "updated", "parking": "unchanged"}
+
+
 def test_document_without_audience_is_refused_unless_told(
     db: dbm.Database, settings: Settings, tmp_path: Path
 ) -> None:
