@@ -3,7 +3,8 @@ signal on its one embedding + hybrid search + gate) at 1k and 10k
 chunks (100k with --with-100k), beside its raw parts (query embedding alone, vector kNN alone) so
 the overhead of the hybrid search and the gate reads as a ratio. The full path is what
 ``Assistant.answer`` runs for a standalone information question before it composes the answer;
-follow-ups (which embed the question they refer back to as well) are timed on their own line.
+follow-ups (which embed the question they refer back to as well) are timed on their own line, and
+so is the full path as the kiosk role reads it (row-level security, the public search functions).
 Besides p50/p95 of interleaved runs it prints each question's best of five, which a machine shared
 with other work disturbs least.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
+import secrets
 import statistics
 import sys
 import time
@@ -39,6 +41,7 @@ from engine.answering.routing import plan_route  # noqa: E402
 from engine.events import Turn  # noqa: E402
 from engine.knowledge.embeddings import FastEmbedder  # noqa: E402
 from engine.ops.db import Database, vector_literal  # noqa: E402
+from engine.ops.roles import KIOSK_ROLE, init_roles  # noqa: E402
 from engine.ops.settings import Settings  # noqa: E402
 
 SYNTHETIC_DOCUMENTS = 40
@@ -154,8 +157,11 @@ def _query_words_off() -> Iterator[None]:
         retrieval.normalise, retrieval.may_be_typo, retrieval.synonym_stems = saved
 
 
-def measure(db: Database, settings: Settings, embedder: FastEmbedder, qs: list[str]) -> None:
+def measure(
+    db: Database, settings: Settings, embedder: FastEmbedder, qs: list[str], kiosk: Database
+) -> None:
     retriever = Retriever(db, settings)
+    kiosk_retriever = Retriever(kiosk, settings)
     with db.session() as session:
         total = session.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one()
         plan = "\n".join(
@@ -186,8 +192,14 @@ def measure(db: Database, settings: Settings, embedder: FastEmbedder, qs: list[s
         vector = plan.vector or embedder.embed_query(plan.search_text)
         retriever.search_with_candidates(vector, plan.search_text, "public")
 
+    def full_as_kiosk(q: str) -> None:
+        plan = plan_route(q, (), embedder)
+        vector = plan.vector or embedder.embed_query(plan.search_text)
+        kiosk_retriever.search_with_candidates(vector, plan.search_text, "public")
+
     for q in qs[:5]:  # warm caches and the connection pool
         full(q)
+        full_as_kiosk(q)
     embed_ms: list[float] = []
     knn_ms: list[float] = []
     full_ms: list[float] = []
@@ -218,6 +230,13 @@ def measure(db: Database, settings: Settings, embedder: FastEmbedder, qs: list[s
     follow_ms: list[float] = []
     for q, history in conversation:
         follow_ms += timed(lambda q=q, h=history: full(q, h), 4)  # type: ignore[misc]
+    # The same path as the kiosk reads it: under row-level security, through the public search
+    # functions (migration 0010), interleaved with the owner's.
+    owner_ms: list[float] = []
+    kiosk_ms: list[float] = []
+    for q in qs:
+        owner_ms += timed(lambda q=q: full(q), 2)  # type: ignore[misc]
+        kiosk_ms += timed(lambda q=q: full_as_kiosk(q), 2)  # type: ignore[misc]
     retrieval._TERM_STATS._vocabularies.clear()
     with db.session() as session:
         vocab_ms = timed(
@@ -245,6 +264,12 @@ def measure(db: Database, settings: Settings, embedder: FastEmbedder, qs: list[s
         f"{statistics.median(follow_ms):.1f}/{percentile(follow_ms, 0.95):.1f} ms",
         flush=True,
     )
+    print(
+        f"{'':>7}          as the kiosk role (row-level security), interleaved: full path p50/p95 "
+        f"{statistics.median(kiosk_ms):.1f}/{percentile(kiosk_ms, 0.95):.1f} ms | as the owner "
+        f"{statistics.median(owner_ms):.1f}/{percentile(owner_ms, 0.95):.1f} ms",
+        flush=True,
+    )
 
 
 def main() -> int:
@@ -256,6 +281,10 @@ def main() -> int:
     clinic = start_sample_clinic("clinic-bench-")
     try:
         settings, db, embedder = clinic.settings, clinic.db, clinic.embedder
+        password = secrets.token_urlsafe(16)
+        init_roles(db, kiosk_password=password, staff_password=secrets.token_urlsafe(16))
+        url = sa.engine.make_url(db.url).set(username=KIOSK_ROLE, password=password)
+        kiosk = Database(url.render_as_string(hide_password=False))
         qs = questions(args.questions)
         sizes = [1_000, 10_000] + ([100_000] if args.with_100k else [])
         for size in sizes:
@@ -263,7 +292,8 @@ def main() -> int:
                 have = session.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one()
             print(f"loading {size - have} synthetic chunks...", flush=True)
             add_synthetic(db, size - have, embedder.dimension, rng)
-            measure(db, settings, embedder, qs)
+            measure(db, settings, embedder, qs, kiosk)
+        kiosk.dispose()
     finally:
         clinic.close()
     return 0
