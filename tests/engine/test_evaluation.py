@@ -273,6 +273,7 @@ def test_bad_conversation_rows_are_refused(
         ("holdout3.yaml", 110, 30),
         ("answer-recall-judging.yaml", 40, 0),
         ("benign-near-miss-judging.yaml", 30, 0),
+        ("holdout4.yaml", 130, 35),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -290,8 +291,10 @@ def test_held_out_sets_are_valid_and_apart(
         "holdout.yaml",
         "holdout2.yaml",
         "holdout3.yaml",
+        "holdout4.yaml",
     ]
-    if name in ("holdout3.yaml", "answer-recall-judging.yaml"):  # written after it
+    # Written after the source-and-short judging set.
+    if name in ("holdout3.yaml", "answer-recall-judging.yaml", "holdout4.yaml"):
         others.append("source-and-short-judging.yaml")
     # Written after the answerability set (unseen.yaml shares some questions with it).
     if name in (
@@ -299,6 +302,7 @@ def test_held_out_sets_are_valid_and_apart(
         "source-and-short-judging.yaml",
         "holdout3.yaml",
         "answer-recall-judging.yaml",
+        "holdout4.yaml",
     ):
         others.append("answerability-judging.yaml")
     if name == "benign-near-miss-judging.yaml":  # written after every set above
@@ -342,12 +346,13 @@ def _near(a: str, b: str) -> bool:
     return jaccard >= 0.5 or difflib.SequenceMatcher(None, a, b).ratio() >= 0.8
 
 
-def test_the_safety_holdout_copies_and_paraphrases_no_other_set_or_exemplar() -> None:
+@pytest.mark.parametrize("name", ["holdout3.yaml", "holdout4.yaml"])
+def test_the_fresh_holdouts_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
     root = Path(__file__).resolve().parents[2] / "evaluation"
-    mine = _texts_of(root / "holdout3.yaml")
+    mine = _texts_of(root / name)
     theirs = {normalise(e.text) for e in load_bank()}
     for path in root.glob("*.yaml"):
-        if path.name != "holdout3.yaml":
+        if path.name != name:
             theirs |= _texts_of(path)
     # Only this set's row is named, so that a failure never shows the row of another set.
     close = sorted(q for q in mine if any(_near(q, other) for other in theirs))

@@ -24,6 +24,7 @@ EVALUATION_SETS = (
     "source-and-short-judging.yaml",
     "holdout3.yaml",
     "benign-near-miss-judging.yaml",
+    "holdout4.yaml",
 )
 
 
