@@ -56,6 +56,8 @@ _ROOT_START = re.compile(rb"<w:styles(?:" + _ATTRIBUTE + rb")*+\s*+>")
 _STYLE_START = re.compile(rb"<w:style(?:" + _ATTRIBUTE + rb")*+\s*+(/?)>")
 _STYLE_AT = re.compile(rb"<w:style[\s/>]")
 _NAME_AT = re.compile(rb"<w:name[\s/>]")
+_NAME_START = re.compile(rb"<w:name(?:" + _ATTRIBUTE + rb")*+\s*+/?>")
+_ATTRIBUTES = re.compile(_ATTRIBUTE)
 _SPACE = re.compile(rb"\s*")
 _DECLARATION = re.compile(rb"<\?xml[^>]*?\?>")
 
@@ -249,7 +251,6 @@ def _plain_styles(blob: bytes) -> tuple[bytes, bytes, list[int]] | None:
 
 _PLAIN_KEY = re.compile(r"[^\s&<>\"']+")
 _DEFAULT_ATTRIBUTE = re.compile(rb"w:default\s*=")
-_NORMAL_VALUE = re.compile(rb"Normal[\"']")
 _STYLE_ID = re.compile(rb"""w:styleId\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
@@ -271,9 +272,12 @@ def _reachable_styles(blob: bytes, ids: set[str]) -> Any | None:
 
     for found in _DEFAULT_ATTRIBUTE.finditer(data, starts[0]):
         enclosing(found.start())
-    for found in _NORMAL_VALUE.finditer(data, starts[0]):
-        tag = data.rfind(b"<", 0, found.start())  # "<" cannot occur inside a value
-        if data[found.start() - 1 : found.start()] in (b'"', b"'") and _NAME_AT.match(data, tag):
+    for found in _NAME_AT.finditer(data, starts[0]):  # each tag read once: linear
+        tag = _NAME_START.match(data, found.start())
+        if tag is None:
+            return None
+        values = [d or q for name, d, q in _ATTRIBUTES.findall(tag.group(0)) if name == b"w:val"]
+        if any(value == b"Normal" or b"&" in value for value in values):
             enclosing(found.start())
     by_id: dict[bytes, list[int]] = {}
     for found in _STYLE_ID.finditer(data, starts[0]):
