@@ -75,6 +75,24 @@ def test_benign_near_misses_are_not_emergencies(question: str) -> None:
         "my mum can't lift her arm, it started an hour ago",
         "he's so breathless he can't finish a sentence",
         "he nearly got hit by a car and now he's unconscious",
+        # a person beside one of the "things": the thing is where it happens, not who
+        "a woman in the market collapsed",
+        "someone by the car has collapsed and isn't moving",
+        "the man near the fence collapsed",
+        "an old lady on the bed collapsed",
+        "the lady at the card machine just collapsed",
+        "the man at the till is choking",
+        "a child next to the machine is choking",
+        "my son's chair tipped and now he's choking",
+        # a literal fire, not a team on form
+        "the shop is on fire",
+        "the business next door is on fire and there's smoke everywhere",
+        # colour from something breathed in or swallowed is poisoning, not a stain
+        "her lips went blue after the paint fumes",
+        "his lips are blue from the ink he swallowed",
+        "his lips went blue after breathing in chlorine at the pool",
+        "my nails went blue after the hair dye and now my lips are swelling",
+        "her tongue is blue from a slushie and now she can't breathe",
     ],
 )
 def test_the_same_signs_in_danger_stay_emergencies(question: str) -> None:
