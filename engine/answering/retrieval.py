@@ -85,6 +85,10 @@ class SearchResult:
     term_weights: Mapping[str, float] = field(default_factory=dict)  # question lexeme -> IDF
     # The sentences of ``passages`` that answer, best first (``Quote.passage`` indexes passages).
     quotes: tuple[Quote, ...] = ()
+    # The question as searched (chat spellings rewritten) and, per question lexeme, the document
+    # lexemes that count as it: what ``Retriever.judge`` needs to judge the candidates again.
+    question_text: str = ""
+    alternatives: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     @property
     def best_similarity(self) -> float | None:
@@ -396,18 +400,35 @@ class Retriever:
                     fused_score=score,
                 )
             )
-        kept = tuple(
-            p
-            for p in candidates
-            if self.passes_gate(p) or self.passes_sentence_arm(p, question_text)
-        )[: self.config.max_passages]
-        others = {lex: group - {lex} for lex, group in groups.items() if len(group) > 1}
+        others = {lex: frozenset(group - {lex}) for lex, group in groups.items() if len(group) > 1}
+        kept, quotes = self.judge(candidates, question_text, weights, others)
+        return SearchResult(
+            kept,
+            tuple(candidates),
+            weights,
+            quotes,
+            question_text=question_text,
+            alternatives=others,
+        )
+
+    def judge(
+        self,
+        candidates: Sequence[RetrievedPassage],
+        question_text: str,
+        weights: Mapping[str, float],
+        alternatives: Mapping[str, frozenset[str]],
+    ) -> tuple[tuple[RetrievedPassage, ...], tuple[Quote, ...]]:
+        """The whole gate on fused candidates: the vector, keyword and sentence arms, the cut to
+        ``max_passages``, then the sentence-level evidence (nothing kept when no sentence of the
+        kept passages carries the question's subject). Also what evaluation's floor
+        recommendation judges each trial floor by."""
+        kept = self.arms(candidates, question_text)
         quotes = tuple(
-            find_quotes(question_text, [(p.label, p.text) for p in kept], weights, others)
+            find_quotes(question_text, [(p.label, p.text) for p in kept], weights, alternatives)
         )
         if not quotes:
-            kept = ()  # no sentence carries the question's subject: the fixed refusal
-        return SearchResult(kept, tuple(candidates), weights, quotes)
+            return (), ()  # no sentence carries the question's subject: the fixed refusal
+        return kept, quotes
 
     def _term_groups(
         self,
@@ -445,6 +466,17 @@ class Retriever:
             own = doc_freq.get(lex, 0)
             weights[lex] = _idf(total, own if own else max(seen, default=0))
         return groups, weights
+
+    def arms(
+        self, candidates: Sequence[RetrievedPassage], question_text: str
+    ) -> tuple[RetrievedPassage, ...]:
+        """The candidates the vector, keyword or sentence arm lets through, cut to
+        ``max_passages`` (fused order); the sentence-level evidence comes after."""
+        return tuple(
+            p
+            for p in candidates
+            if self.passes_gate(p) or self.passes_sentence_arm(p, question_text)
+        )[: self.config.max_passages]
 
     def passes_gate(self, passage: RetrievedPassage) -> bool:
         """Absolute evidence only, never the fused score: similarity over the model's floor

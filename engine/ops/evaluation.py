@@ -31,7 +31,7 @@ import sqlalchemy as sa
 import yaml
 
 from engine.answering.assistant import Assistant
-from engine.answering.extractive import choose
+from engine.answering.extractive import choose, find_quotes
 from engine.answering.retrieval import RetrievedPassage, Retriever, SearchResult
 from engine.answering.routing import plan_route
 from engine.errors import ConfigError
@@ -174,15 +174,33 @@ def _summary(values: Sequence[float]) -> dict[str, float]:
 
 
 def _gate_outcome(
-    retriever: Retriever, candidates: Sequence[RetrievedPassage], floor: float
+    retriever: Retriever,
+    result: SearchResult,
+    floor: float,
+    answered: dict[tuple[int, ...], bool] | None = None,
 ) -> list[RetrievedPassage]:
+    """What the gate keeps at a trial floor: the whole gate (the arms, then the sentence-level
+    evidence) when the result carries its question, else the passage arms alone. ``answered``
+    remembers the sentence evidence per kept set (many floors keep the same passages)."""
     original = retriever.floor
     retriever.floor = floor
     try:
-        kept = [p for p in candidates if retriever.passes_gate(p)]
+        text = result.question_text
+        if text:
+            kept = list(retriever.arms(result.candidates, text))
+        else:
+            kept = [p for p in result.candidates if retriever.passes_gate(p)]
+            kept = kept[: retriever.config.max_passages]
     finally:
         retriever.floor = original
-    return kept[: retriever.config.max_passages]
+    if not text or not kept:
+        return kept
+    memo = {} if answered is None else answered
+    key = tuple(p.chunk_id for p in kept)
+    if key not in memo:
+        passages = [(p.label, p.text) for p in kept]
+        memo[key] = bool(find_quotes(text, passages, result.term_weights, result.alternatives))
+    return kept if memo[key] else []
 
 
 def recommend_floor(
@@ -192,11 +210,12 @@ def recommend_floor(
     """The floor that keeps the most answers while admitting the fewest unanswerable questions
     (each admission costs ADMIT_COST lost answers); ties go to the higher floor."""
     best_floor, best_score = retriever.floor, float("-inf")
+    answered: list[dict[tuple[int, ...], bool]] = [{} for _ in searched]
     for step in range(30, 76):
         floor = step / 100
         score = 0.0
-        for question, result in searched:
-            kept = _gate_outcome(retriever, result.candidates, floor)
+        for (question, result), memo in zip(searched, answered, strict=True):
+            kept = _gate_outcome(retriever, result, floor, memo)
             if question.intent == "information":
                 score += 1.0 if any(p.document_slug == question.document for p in kept) else 0.0
             elif question.intent == "out_of_scope" and kept:

@@ -405,6 +405,37 @@ def test_when_ranges_overlap_the_report_says_so(db: Database, fake: Settings) ->
     assert recommend_floor(retriever, searched) == 0.75
 
 
+def test_the_floor_is_recommended_by_the_whole_gate_sentence_evidence_included(
+    db: Database, fake: Settings
+) -> None:
+    retriever = Retriever(db, fake)
+    fees = dataclasses.replace(
+        _passage("fees", 0.45), text="A private GP consultation costs £85.", heading_path="Fees"
+    )
+    parking = dataclasses.replace(
+        _passage("parking", 0.55), text="The car park is behind the building.", heading_path="Car"
+    )
+    weights = {"privat": 1.7, "gp": 2.6, "consult": 2.0, "gym": 4.6}
+    searched = [
+        (
+            Question("q1", "information", "fees"),
+            SearchResult(
+                (), (fees,), weights, question_text="how much is a private GP consultation"
+            ),
+        ),
+        (
+            Question("q2", "out_of_scope"),
+            SearchResult((), (parking,), weights, question_text="do you have a gym"),
+        ),
+    ]
+    # No sentence of the car park passage carries "gym": no floor admits the gym question, so
+    # the floor need not rise above the car park passage (0.55) and lose the fees answer.
+    assert recommend_floor(retriever, searched) == 0.45
+    # Judged by the passage arms alone (no question text), it would.
+    bare = [(q, dataclasses.replace(r, question_text="")) for q, r in searched]
+    assert recommend_floor(retriever, bare) == 0.75
+
+
 def test_plot_is_a_png(db: Database, fake: Settings, tmp_path: Path) -> None:
     questions = load_questions(write_questions(tmp_path / "q.yaml", LABELLED))
     report = run_evaluation(db, FakeEmbedder(), fake, questions)
