@@ -18,9 +18,10 @@ Rules this module must keep:
   modes: when no sentence of any kept passage carries the question's subject, nothing is kept.
 - The question's words are read as the documents would write them (``engine.answering.query_words``:
   chat spellings rewritten, everyday-word synonyms and typo corrections counted as the word).
-  This widens what a question word may match; a word no passage holds still counts against
-  every passage (its weight is never dropped), so a question about something the documents do
-  not mention stays unanswered.
+  This widens what a question word may match; a content word no passage holds still counts
+  against every passage (its weight is never dropped), so a question about something the
+  documents do not mention stays unanswered. Only words that frame a question (see above) are
+  left out of the term share, never a word that names a thing.
 """
 
 from __future__ import annotations
