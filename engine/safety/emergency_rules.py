@@ -18,7 +18,8 @@ PERSON = alt(
     "he,she,they,hes,shes,theyre,him,her,them,baby,child,son,daughter,husband,wife,partner,"
     "mum,mom,mam,mummy,dad,daddy,father,mother,friend,brother,sister,grandma,grandad,granddad,"
     "nan,nana,grandpa,granny,someone,somebody,person,man,woman,boy,girl,kid,toddler,patient,"
-    "boyfriend,girlfriend,neighbour,neighbor,colleague,uncle,aunt,auntie,grandson,granddaughter"
+    "boyfriend,girlfriend,neighbour,neighbor,colleague,uncle,aunt,auntie,grandson,granddaughter,"
+    "lady,gentleman,guy,bloke,chap,lad,lass,teenager,pensioner,men,women,people"
 )
 CHILD = alt(
     "baby,babys,babies,child,childs,toddler,infant,newborn,son,daughter,kid,kids,boy,girl,"
@@ -38,6 +39,12 @@ HEAD_KNOCK = (
     r"|rolled|slipped|tripped|toppled|flew|walked|ran|crashed)"
     r" (?:\w+ ){0,5}?(?:on|onto) (?:his|her|my|their|the|its) (?:\w+ )?head|head first"
     r"|headfirst|blow to the head|hit on the head|whack on the head|knock on the head)\b"
+)
+# Where someone is, between the person and what happened: "the man in the queue has gone down",
+# "the lady next to me just went down".
+_BESIDE = (
+    r"(?:(?:in|at|by|near|next to|outside|inside|behind|in front of) (?:me |us |(?:the|your|a|our)"
+    r" (?:\w+ )?))?"
 )
 EMERGENCY_RULES: Sequence[Rule] = (
     rule(
@@ -93,6 +100,22 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:cant|cannot|can not|couldnt|wont|will not|not|isnt) (?:wake|waking|be woken"
         r"|rouse)\b",
         rf"\b{PERSON} (?:is |isnt |was |s |has )?(?:not |stopped )?(?:responding|moving)\b",
+        # A person down, said without "collapsed": "there's a man on the floor in your toilets",
+        # "an old man is on the floor by the lift", "a kid is lying face down by the swings",
+        # "a lady has fallen over in the corridor", "the man in the queue has gone down".
+        rf"\b(?:theres|there is|ive found|i found|found) (?:a |an |some |this )?(?:\w+ )?{PERSON}"
+        r" (?:\w+ ){0,3}?(?:on|down on) the (?:floor|ground|pavement|road|stairs|grass)\b(?! floor)",
+        rf"\b{PERSON} (?:is |s |has been |was |been )?(?:still |just )?(?:lying |laying |laid out"
+        r" |slumped |sprawled |collapsed )?(?:on|down on) the (?:floor|ground|pavement|road"
+        r"|bathroom floor|kitchen floor|stairs)\b(?! floor)(?! (?:playing|sitting|colouring"
+        r"|reading|drawing))",
+        r"\b(?:lying|laying|slumped|sprawled) (?:\w+ ){0,3}?(?:face down|face first|in a heap"
+        r"|at the bottom of the stairs|on the (?:floor|ground|pavement|road)\b(?! floor))",
+        rf"\b{PERSON} {_BESIDE}(?:(?:has|have|s|just|suddenly) )+(?:fallen|fell) (?:over|down)\b"
+        r"(?! with\b)",
+        rf"\b{PERSON} {_BESIDE}(?:(?:has|have|s|just|suddenly) )*(?:gone down|went down|keeled"
+        r"|hit the (?:floor|ground|deck)|dropped (?:to the (?:floor|ground)|down|like a))\b(?! (?:with"
+        r"|to|for|the|a|an|into|towards|there|here|stairs|in|on|by|at|and (?:got|get|found))\b)",
         # "someone is lying on the pavement outside and not moving"
         r"\b(?:lying|laying|slumped|sprawled) (?:\w+ ){0,8}?(?:not|isnt|wont|cant|stopped)"
         r" (?:moving|responding|waking|breathing)\b",

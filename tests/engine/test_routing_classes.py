@@ -385,3 +385,45 @@ def test_personal_clinical_questions_in_everyday_words_are_clinical(question: st
 )
 def test_published_questions_near_those_classes_stay_information(question: str) -> None:
     assert route_question(question).route is Route.INFORMATION
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "there's a man on the floor in your toilets",
+        "an old man is on the floor by the lift",
+        "someone is lying on the ground outside your front door",
+        "a kid is lying face down by the swings",
+        "a lady has fallen over in the corridor",
+        "he has just fallen over and can't get up",
+        "she dropped to the floor",
+        "the man in the queue has gone down",
+        "the lady next to me just went down",
+        "my dad went down like a sack of potatoes",
+        "my husband has fallen down the stairs",
+        "ive found my neighbour on the kitchen floor",
+    ],
+)
+def test_a_person_down_is_an_emergency_without_the_word_collapsed(question: str) -> None:
+    """A person on the floor or who has just gone down, in everyday words, is a collapse."""
+    assert route_question(question).route is Route.EMERGENCY
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "where is the floor plan of the clinic",
+        "is the waiting room on the ground floor",
+        "her fever has gone down, can she come to her appointment",
+        "my son fell over at school last week and hurt his knee, can he see the nurse",
+        "can my kid sit on the floor in the waiting room",
+        "my son is on the floor playing, is there a toy box",
+        "he went down with flu last week, can he still have his jab",
+        "my daughter has gone down to the pharmacy, where is it",
+        "my mum dropped her purse in the car park",
+        "my mum went down the stairs on her bottom, is there a lift",
+        "the price of the travel jab has gone down",
+    ],
+)
+def test_floors_and_going_down_in_everyday_questions_are_not_emergencies(question: str) -> None:
+    assert route_question(question).route is not Route.EMERGENCY
