@@ -104,7 +104,8 @@ EMERGENCY_RULES: Sequence[Rule] = (
         # "an old man is on the floor by the lift", "a kid is lying face down by the swings",
         # "a lady has fallen over in the corridor", "the man in the queue has gone down".
         rf"\b(?:theres|there is|ive found|i found|found) (?:a |an |some |this )?(?:\w+ )?{PERSON}"
-        r" (?:\w+ ){0,3}?(?:on|down on) the (?:floor|ground|pavement|road|stairs|grass)\b(?! floor)",
+        r" (?:\w+ ){0,3}?(?:on|down on) the (?:floor|ground|pavement|road|stairs|grass)\b"
+        r"(?! floor)",
         rf"\b{PERSON} (?:is |s |has been |was |been )?(?:still |just )?(?:lying |laying |laid out"
         r" |slumped |sprawled |collapsed )?(?:on|down on) the (?:floor|ground|pavement|road"
         r"|bathroom floor|kitchen floor|stairs)\b(?! floor)(?! (?:playing|sitting|colouring"
@@ -114,8 +115,9 @@ EMERGENCY_RULES: Sequence[Rule] = (
         rf"\b{PERSON} {_BESIDE}(?:(?:has|have|s|just|suddenly) )+(?:fallen|fell) (?:over|down)\b"
         r"(?! with\b)",
         rf"\b{PERSON} {_BESIDE}(?:(?:has|have|s|just|suddenly) )*(?:gone down|went down|keeled"
-        r"|hit the (?:floor|ground|deck)|dropped (?:to the (?:floor|ground)|down|like a))\b(?! (?:with"
-        r"|to|for|the|a|an|into|towards|there|here|stairs|in|on|by|at|and (?:got|get|found))\b)",
+        r"|hit the (?:floor|ground|deck)|dropped (?:to the (?:floor|ground)|down|like a))\b"
+        r"(?! (?:with|to|for|the|a|an|into|towards|there|here|stairs|in|on|by|at"
+        r"|and (?:got|get|found))\b)",
         # "someone is lying on the pavement outside and not moving"
         r"\b(?:lying|laying|slumped|sprawled) (?:\w+ ){0,8}?(?:not|isnt|wont|cant|stopped)"
         r" (?:moving|responding|waking|breathing)\b",
