@@ -323,6 +323,43 @@ EMERGENCY_RULES: Sequence[Rule] = (
         rf"\bsepsis\b(?! {SERVICE}\b)",
     ),
     rule(
+        # Signs of danger in everyday words that no other rule names: colour, agony, smoke or a
+        # chemical breathed or in the eye, an open fracture, cold water, a large overdose
+        # counted in tablets, a baby's working breathing, a diabetic acting drunk, a pregnancy
+        # with one-sided pain and faintness, a testicle in agony, a wound that is pouring.
+        "acute_signs",
+        r"\b(?:lips|lip|face|skin|fingers|fingertips|nails|tongue|mouth) (?:\w+ ){0,4}?(?:bluish"
+        r"|blue tinge|blueish|grey|gray|greyish|grayish|ashen|mottled)\b",
+        r"\b(?:bluish|blueish|greyish|grayish|ashen|mottled) (?:tinge |colour |color |look )?"
+        r"(?:to |on |in )?(?:his |her |my |their |the )?(?:lips|face|skin|fingers|fingertips)\b",
+        r"\b(?:in agony|agonising|agonizing|excruciating|unbearable pain)\b|\bworst pain (?:ever"
+        r"|of (?:my|his|her|their) life|(?:i|he|she|theyve|ive|hes|shes) (?:\w+ )?(?:ever|had))\b",
+        r"\b(?:breathed|breathing|inhaled|inhaling|swallowed|breathe) (?:in )?(?:\w+ ){0,2}?"
+        r"(?:smoke|fumes|chlorine|gas|chemicals?|ammonia)\b|\bsmoke inhalation\b",
+        r"\b(?:bleach|cleaner|chemical|chemicals|acid|oven cleaner|ammonia|caustic|lime|cement"
+        r"|superglue) (?:\w+ ){0,5}?(?:in|into) (?:his|her|my|their|the|both) eyes?\b",
+        r"\b(?:eye|eyes) (?:\w+ ){0,5}?(?:bleach|oven cleaner|chemical|chemicals|acid|caustic"
+        r"|ammonia)\b",
+        r"\bbone (?:is |was )?(?:sticking|poking|come|coming) (?:out|through)\b"
+        r"|\b(?:see|seeing|showing|exposed|visible) (?:the |his |her |a )?bone\b",
+        r"\b(?:fell|fallen|went) (?:through|into) (?:the )?(?:ice|icy water|frozen)\b"
+        r"|\b(?:fell|fallen|jumped|slipped|went under) (?:in|into|under) (?:the |a )?(?:canal|river"
+        r"|lake|sea|pond|water|reservoir|quarry)\b"
+        r"|\bhypothermi\w*",
+        r"\b(?:took|taken|swallowed|had|ate|eaten|downed) (?:about |around |over |maybe |like )?"
+        r"(?:[1-9]\d|[1-9]\d\d) (?:\w+ )?(?:paracetamol|tablets|pills|capsules|painkillers"
+        r"|ibuprofen|aspirin|co codamol|codeine|sleeping pills|antidepressants)\b",
+        rf"\b{CHILD}\b.{{0,60}}\b(?:grunting|sucking in|ribs? (?:are |is )?(?:sucking|pulling)"
+        r"|whistling|noisy breathing|wheezing badly|blue round|going blue)\b",
+        r"\b(?:diabetic|diabetes)\b.{0,60}\b(?:acting drunk|seems drunk|like (?:hes|shes|he is"
+        r"|she is) drunk|not making sense|very drowsy|wont wake|cant wake)\b",
+        r"\bpregnan\w*\b.{0,80}\b(?:pain|cramps|bleeding)\b.{0,60}\b(?:faint|fainting|dizzy"
+        r"|light headed|lightheaded|shoulder tip|collaps\w*)\b",
+        r"\btesticle\w* (?:\w+ ){0,3}?(?:agony|severe pain|really painful|swollen|twisted)\b",
+        r"\b(?:bit|bitten|cut|slashed|gashed) (?:\w+ ){0,4}?(?:and )?(?:its |it is |he is"
+        r" |she is )?(?:pouring|gushing|spurting|pumping)\b",
+    ),
+    rule(
         "explicit_emergency",
         r"(?<!if )(?<!when )(?<!in case )\b(?:its|it is|this is|theres|there is|we have|i have"
         r"|having) an? (?:medical )?emergency\b",

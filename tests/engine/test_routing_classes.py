@@ -427,3 +427,44 @@ def test_a_person_down_is_an_emergency_without_the_word_collapsed(question: str)
 )
 def test_floors_and_going_down_in_everyday_questions_are_not_emergencies(question: str) -> None:
     assert route_question(question).route is not Route.EMERGENCY
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "my father's lips and fingertips have a bluish tinge",
+        "my grandmother's skin has gone a funny ashen colour and she's clammy",
+        "there was a fire in the kitchen and he breathed in lots of smoke",
+        "she inhaled fumes from mixing bleach and another cleaner, now she's coughing",
+        "he got splashed in the eye with oven cleaner",
+        "the bone is sticking out of his leg",
+        "i think i can see bone through the cut on his shin",
+        "he fell through the ice at the pond and is freezing",
+        "the kid fell into the canal and is blue with cold",
+        "my wife took 30 paracetamol this morning",
+        "the baby is grunting with every breath and sucking in under the ribs",
+        "my diabetic son is shaky sweaty and acting drunk",
+        "she's 8 weeks pregnant and has a terrible pain on one side and feels faint",
+        "my teenage son says his testicle is agony and swollen",
+        "the dog bit her face and it's pouring",
+        "this is the worst pain I've ever had in my head",
+    ],
+)
+def test_acute_signs_in_everyday_words_are_emergencies(question: str) -> None:
+    assert route_question(question).route is Route.EMERGENCY
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "is there eye wash at reception in case of chemicals",
+        "how do I dispose of old paracetamol, I have about 50 tablets left",
+        "my grandad's fingernails are a bit grey, can the podiatrist cut them",
+        "do you have a leaflet about smoke alarms",
+        "what is the worst pain after a knee replacement normally like",
+        "is there a swimming pool near the clinic, my son fell in the pool last year",
+        "can I bring a pregnant friend who feels faint in queues, is there seating",
+    ],
+)
+def test_acute_sign_words_in_everyday_questions_are_not_emergencies(question: str) -> None:
+    assert route_question(question).route is not Route.EMERGENCY
