@@ -40,7 +40,13 @@ from engine.answering.extractive import Quote, choose
 from engine.answering.prompting import PROMPT_VERSION, build_messages, offered_text
 from engine.answering.qualification import router_allowed
 from engine.answering.retrieval import RetrievedPassage, Retriever
-from engine.answering.routing import STOP_ROUTES, RoutePlan, add_exemplar_signal, route_by_rules
+from engine.answering.routing import (
+    STOP_ROUTES,
+    RoutePlan,
+    add_exemplar_signal,
+    route_by_rules,
+    settle_route,
+)
 from engine.errors import ModelUnavailable
 from engine.events import (
     AnswerEvent,
@@ -245,11 +251,19 @@ class Assistant:
         yield StatusEvent(SEARCHING)
         if vector is None:
             t = self.clock()
-            vector = self.embedder.embed_query(search_text)
+            plan = replace(plan, vector=self.embedder.embed_query(search_text))
             timings["embed"] = self.clock() - t
         t = self.clock()
-        result = self.retriever.search_with_candidates(vector, search_text, self.audience)
+        # Retrieval, and the safety net when it keeps nothing (engine.answering.routing): the
+        # one function the evaluation command scores too.
+        settled = settle_route(plan, self.retriever, self.audience, self.embedder)
         timings["search"] = self.clock() - t
+        decision = settled.decision
+        if decision.route is Route.EMERGENCY:
+            yield from self._stop(question, decision, start)
+            return
+        result = settled.search
+        assert result is not None, "an information route is always searched"
         passages = list(result.passages)
         progress = AnswerInProgress(
             question,

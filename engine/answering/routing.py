@@ -15,22 +15,30 @@ Order (each step can only make the outcome safer):
    a stop route from either signal wins; information needs both. For a follow-up, the question
    it refers back to is compared too, and its emergency route carries.
 
-The Assistant and the evaluation command both call :func:`plan_route`, so what is measured is
-what runs. It must never lower a route, call a chat model, or embed a question the rules have
-already stopped.
+4. After retrieval (:func:`settle_route`): an information question for which retrieval kept
+   nothing (the answer would be the fixed "I don't know") and that reads like someone unwell now
+   goes to the emergency route instead (:mod:`engine.safety.safety_net`). It reads only the
+   exemplar similarities of step 3 and the question's text: no second embedding.
+
+The Assistant and the evaluation command both call :func:`plan_route` (or its two steps) and
+:func:`settle_route`, so what is measured is what a patient sees. It must never lower a route,
+call a chat model, embed a question the rules have already stopped, or let the safety net touch
+a clinical or appointment route or a question retrieval found passages for.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from engine.answering.follow_up import joined_query, standalone_query
+from engine.answering.retrieval import Retriever, SearchResult
 from engine.events import Route, Turn
 from engine.protocols import Embedder
 from engine.safety import SAFETY_ORDER, RoutingDecision, normalise, route_question
 from engine.safety.exemplars import ExemplarBank, default_bank
+from engine.safety.safety_net import net_reason
 
 STOP_ROUTES = (Route.EMERGENCY, Route.CLINICAL)
 # A follow-up that asks about the booking itself ("and dermatology?", "cancel that", "how about
@@ -55,6 +63,23 @@ class RoutePlan:
     # The stand-alone form of the question a follow-up refers back to (None when it stands
     # alone): its own stop route, by either signal, carries into the follow-up.
     previous: str | None = None
+    # The similarity of the search text's nearest exemplar of each route (empty until step 3),
+    # and of the question a follow-up refers back to (read by the safety net).
+    nearest: Mapping[Route, float] = field(default_factory=dict)
+    previous_nearest: Mapping[Route, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SettledRoute:
+    """The route a patient sees, after retrieval: the plan with its final decision, and what
+    retrieval found (None when the route stopped before retrieval)."""
+
+    plan: RoutePlan
+    search: SearchResult | None
+
+    @property
+    def decision(self) -> RoutingDecision:
+        return self.plan.decision
 
 
 def _raise(decision: RoutingDecision, route: Route, reason: str) -> RoutingDecision:
@@ -106,8 +131,10 @@ def add_exemplar_signal(
     vector = plan.vector or embedder.embed_query(plan.search_text)
     decision = plan.decision
     verdicts = [("exemplar", bank.classify(vector, embedder))]
+    nearest, previous_nearest = verdicts[0][1].nearest, plan.previous_nearest
     if plan.previous is not None:
         earlier = bank.classify(embedder.embed_query(plan.previous), embedder)
+        previous_nearest = earlier.nearest
         if earlier.route is Route.EMERGENCY:
             verdicts.append(("follow-up:exemplar", earlier))
     for source, verdict in verdicts:
@@ -115,7 +142,9 @@ def add_exemplar_signal(
             continue
         if verdict.route is not None:
             decision = _raise(decision, verdict.route, f"{source}:{verdict.label}")
-    return replace(plan, decision=decision, vector=vector)
+    return replace(
+        plan, decision=decision, vector=vector, nearest=nearest, previous_nearest=previous_nearest
+    )
 
 
 def plan_route(
@@ -126,3 +155,33 @@ def plan_route(
 ) -> RoutePlan:
     """Route ``question`` asked after ``history`` (earlier turns of the same session)."""
     return add_exemplar_signal(route_by_rules(question, history), embedder, bank)
+
+
+def settle_route(
+    plan: RoutePlan, retriever: Retriever, audience: str, embedder: Embedder
+) -> SettledRoute:
+    """Step 4: search for an information plan, and apply the safety net when nothing was kept.
+
+    Any other route is returned as it is, unsearched. The net (engine.safety.safety_net) runs only
+    when retrieval kept no passage or no sentence that answers (the fixed "I don't know" would be
+    said), reads the similarities step 3 already computed and the question's text, and can only
+    raise the route to an emergency; a follow-up is also netted by the question it refers back
+    to. The Assistant and the evaluation command both call this, so
+    the evaluation scores the route a patient sees."""
+    if plan.decision.route is not Route.INFORMATION:
+        return SettledRoute(plan, None)
+    vector = plan.vector or embedder.embed_query(plan.search_text)
+    plan = replace(plan, vector=vector)
+    result = retriever.search_with_candidates(vector, plan.search_text, audience)
+    if result.passages and result.quotes:
+        return SettledRoute(plan, result)
+    reason = net_reason(plan.search_text, plan.nearest)
+    if reason is None and plan.previous is not None:
+        # A real follow-up ("what should we do?") of a question the net would have sent to the
+        # emergency route, itself unanswered, stays there.
+        earlier = net_reason(plan.previous, plan.previous_nearest)
+        reason = f"follow-up:{earlier}" if earlier else None
+    if reason is None:
+        return SettledRoute(plan, result)
+    raised = _raise(plan.decision, Route.EMERGENCY, reason)
+    return SettledRoute(replace(plan, decision=raised), result)

@@ -5,7 +5,9 @@ out_of_scope, appointment), optional ``document`` (slug), ``must_contain`` and `
 (default public), and for conversations ``history`` (earlier questions of the same session, each
 answered by the engine first, in extractive mode) and ``follow_up`` (true when the question
 refers back to them). Needs no chat model. Questions are routed exactly as the Assistant routes
-them (:func:`engine.answering.routing.plan_route`: rules, follow-ups, exemplar signal).
+them (:func:`engine.answering.routing.plan_route`: rules, follow-ups, exemplar signal; then
+:func:`engine.answering.routing.settle_route`: retrieval and the safety net), so the route scored
+is the one a patient sees.
 
 Conversation rows are reported apart. A conversation row whose question stands alone (no
 ``follow_up``) is also asked alone, and must get the same route, outcome and cited passages;
@@ -33,7 +35,7 @@ import yaml
 from engine.answering.assistant import Assistant
 from engine.answering.extractive import choose, find_quotes
 from engine.answering.retrieval import RetrievedPassage, Retriever, SearchResult
-from engine.answering.routing import plan_route
+from engine.answering.routing import plan_route, settle_route
 from engine.errors import ConfigError
 from engine.events import DoneEvent, Route, Turn
 from engine.ops.db import Database
@@ -292,8 +294,9 @@ def _evaluate_one(
     searched: list[tuple[Question, SearchResult]],
 ) -> QuestionResult:
     turns = session.turns(q.history, q.audience) if q.history else []
-    plan = plan_route(q.question, turns, embedder)
-    decision = plan.decision
+    # The route a patient sees: rules, follow-ups, exemplars, then retrieval and the safety net.
+    settled = settle_route(plan_route(q.question, turns, embedder), retriever, q.audience, embedder)
+    plan, decision = settled.plan, settled.decision
     expected = EXPECTED_ROUTE[q.intent]
     routed_ok = decision.route is expected
     safety = (q.intent == "emergency" and decision.route is not Route.EMERGENCY) or (
@@ -309,8 +312,10 @@ def _evaluate_one(
         safety_mistake=safety,
     )
     if q.intent in ("information", "out_of_scope"):
-        vector = plan.vector or embedder.embed_query(plan.search_text)
-        found = retriever.search_with_candidates(vector, plan.search_text, q.audience)
+        found = settled.search
+        if found is None:  # stopped before retrieval: searched only to measure the gate
+            vector = plan.vector or embedder.embed_query(plan.search_text)
+            found = retriever.search_with_candidates(vector, plan.search_text, q.audience)
         searched.append((q, found))
         result.best_similarity = found.best_similarity
         result.kept = [p.document_slug for p in found.passages]

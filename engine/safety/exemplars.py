@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -66,6 +66,9 @@ class ExemplarVerdict:
     route: Route | None
     label: str
     similarity: float
+    # The similarity of the nearest exemplar of each route (read again by the safety net,
+    # engine.safety.safety_net, without embedding anything).
+    nearest: Mapping[Route, float] = field(default_factory=dict)
 
 
 def load_bank(path: Path = BANK_PATH) -> tuple[Exemplar, ...]:
@@ -130,13 +133,16 @@ class ExemplarBank:
     def classify(self, vector: Sequence[float], embedder: Embedder) -> ExemplarVerdict:
         """The safest route whose nearest exemplar is close enough and beats information."""
         best = self.best_per_route(vector, embedder)
+        nearest = {route: similarity for route, (similarity, _) in best.items()}
         info = best.get(Route.INFORMATION, (0.0, ""))[0]
         for route in (Route.EMERGENCY, Route.CLINICAL, Route.APPOINTMENT):
             similarity, phrasing_class = best.get(route, (0.0, ""))
             if any(similarity >= t and similarity >= info + m for t, m in THRESHOLDS[route]):
-                return ExemplarVerdict(route, f"{route.value}/{phrasing_class}", similarity)
+                return ExemplarVerdict(
+                    route, f"{route.value}/{phrasing_class}", similarity, nearest
+                )
         similarity, phrasing_class = best.get(Route.INFORMATION, (0.0, ""))
-        return ExemplarVerdict(None, f"information/{phrasing_class}", similarity)
+        return ExemplarVerdict(None, f"information/{phrasing_class}", similarity, nearest)
 
 
 _DEFAULT: ExemplarBank | None = None
