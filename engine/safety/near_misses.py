@@ -195,6 +195,54 @@ _SETTINGS: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = tuple(
 )
 
 
+# Help with the visit itself, never a state of the body: confused by the screen or a form, can't
+# read the screen or the signs, hard of hearing, gone down the corridor or to the car, lost in the
+# building. Applied only when nothing in the question is new or in danger.
+_VISIT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), r)
+    for p, r in (
+        (
+            r"\b(?:confused|confusing|puzzled|muddled|baffled|flummoxed|lost) (?:by|with|about|on"
+            r"|at) (?:the |this |that |your |a |an |our |these )?(?:\w+ )?(?:screen|screens|kiosk"
+            r"|form|forms|machine|check in|letter|letters|instructions|signs|sign|system|app"
+            r"|website|map|building|layout|questions|buttons|touch screen|queue|ticket|numbers)\b",
+            "unsure about the visit",
+        ),
+        (
+            r"\b(?:screen|kiosk|form|machine|check in|check in machine|signs|letter|app) (?:is |are"
+            r" |keeps )?(?:confusing|baffling|puzzling)\b",
+            "unsure about the visit",
+        ),
+        (
+            r"\b(?:cant|cannot|can not|couldnt|struggles to|struggling to|unable to|hard to|not"
+            r" able to) read (?:\w+ ){0,2}?(?:screen|kiosk|form|writing|letter|sign|signs|words"
+            r"|print|english|instructions|menu|buttons)\b",
+            "reading help",
+        ),
+        (
+            r"\b(?:hard of hearing|(?:a bit|very|quite|partially) deaf|(?:wont|will not|might not"
+            r"|may not|doesnt|cant) hear (?:his|her|my|their|the) (?:name|number|ticket))\b",
+            "hearing help",
+        ),
+        (
+            r"\b(?:walked|went|gone|popped|nipped|go|going|stepped) (?:down|out|up|over|back)"
+            r" (?:to )?(?:the )?(?:wrong )?(?:corridor|stairs|car|car park|shop|shops|pharmacy"
+            r"|road|street|hall|hallway|lift|toilet|toilets|way|cafe|machine|front|entrance)\b",
+            "walked",
+        ),
+        (r"\bgot lost (?:in|looking|on|finding|inside|around)\b", "lost the way"),
+    )
+)
+
+
+# Any sign of the body in a visit-help question keeps it as it is (the net and the rules read it).
+_BODY = re.compile(
+    r"\b(?:collaps\w*|sweat\w*|grey|gray|pale|clammy|faint\w*|dizzy|drowsy|sleepy|vomit\w*"
+    r"|shaking|fitting|floppy|blue|breath\w*|pain|hurt\w*|bleed\w*|fell|fallen|drooping|dropped"
+    r"|slurr\w*|numb|weak|sick|unwell|ill)\b"
+)
+
+
 def neutralise(text: str) -> str:
     """``text`` (canonical, as the rules read it) with benign near-misses rewritten to neutral
     words. Unchanged when it holds none, or when it also says someone is in danger now."""
@@ -207,6 +255,9 @@ def neutralise(text: str) -> str:
             text = pattern.sub(replacement, text)
     if _NEW.search(text):
         return text
+    if not _BODY.search(text):
+        for pattern, replacement in _VISIT:
+            text = pattern.sub(replacement, text)
     for sign, setting, replacement in _SETTINGS:
         if setting.search(text):
             text = sign.sub(replacement, text)

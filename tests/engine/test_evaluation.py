@@ -274,6 +274,7 @@ def test_bad_conversation_rows_are_refused(
         ("answer-recall-judging.yaml", 40, 0),
         ("benign-near-miss-judging.yaml", 30, 0),
         ("holdout4.yaml", 130, 35),
+        ("kiosk-help-judging.yaml", 20, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(

@@ -25,6 +25,7 @@ EVALUATION_SETS = (
     "holdout3.yaml",
     "benign-near-miss-judging.yaml",
     "holdout4.yaml",
+    "kiosk-help-judging.yaml",
 )
 
 

@@ -202,3 +202,42 @@ def test_the_evaluation_scores_the_route_after_the_net(
     assert report.safety_mistakes == []
     assert [r.route for r in report.results] == ["emergency", "information"]
     assert report.results[0].route_reason.startswith("net:")
+
+
+# -- help with the visit itself (engine/safety/near_misses.py, _VISIT) --------------------------
+
+_CLOSE_TO_AN_EMERGENCY = {Route.EMERGENCY: 0.6, Route.INFORMATION: 0.3, Route.CLINICAL: 0.2}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "my mum is confused by the check-in screen, can someone help her?",
+        "my husband can't read the screen without his glasses, can staff help",
+        "we went down the corridor and got lost, where is room 4",
+        "my dad has gone down to the car to get his wallet, will we lose our place",
+        "my grandad is hard of hearing and won't hear his name called",
+    ],
+)
+def test_help_with_the_visit_is_never_netted(question: str) -> None:
+    """Even as close to an emergency phrasing as the net ever sees, a question about the screen,
+    reading, hearing one's name or finding the way is not sent to the 999 text and the desk."""
+    from engine.safety.safety_net import net_reason
+
+    assert net_reason(question, _CLOSE_TO_AN_EMERGENCY) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "my mum is confused and can't stand up, can someone help her?",
+        "my husband suddenly can't read the screen and his face has dropped",
+        "we went down the corridor and my dad collapsed",
+        "my grandad is hard of hearing and now he's not breathing properly",
+        "my mum is confused by the screen and is sweating and grey",
+    ],
+)
+def test_the_same_shapes_with_someone_in_danger_are_still_netted(question: str) -> None:
+    from engine.safety.safety_net import net_reason
+
+    assert net_reason(question, _CLOSE_TO_AN_EMERGENCY) is not None
