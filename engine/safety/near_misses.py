@@ -48,68 +48,76 @@ _THINGS = alt(
     "printer,computer,laptop,website,system,app,screen,till,card machine,machine,scanner,"
     "engine,car,boiler,pipe,pipes"
 )
+_Rewrites = tuple[tuple[re.Pattern[str], str], ...]
+
+
+def _rewrites(*pairs: tuple[str, str]) -> _Rewrites:
+    """(pattern, replacement) pairs, compiled once at import."""
+    return tuple((re.compile(pattern), replacement) for pattern, replacement in pairs)
+
+
+def _apply(rewrites: _Rewrites, text: str) -> str:
+    for pattern, replacement in rewrites:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 # (pattern, replacement): always safe to rewrite.
-_FIGURES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p), r)
-    for p, r in (
-        (
-            r"\b(?:im|i am|were|we are|hes|shes|he is|she is|theyre) dying (?:for (?:a|an|some|my"
-            r"|the|one)|to (?:know|find|see|hear|meet|try|get|go|tell|ask))\b",
-            "longing",
-        ),
-        (r"\b(?:fit|fits) of (?:laughter|laughing|giggles|giggling|the giggles)\b", "giggles"),
-        (
-            r"\bknocked out of (?:the|a|an|our|their|his|her|my) (?:\w+ )?(?:cup|tournament|league"
-            r"|competition|contest|final|semi final|quiz|round)\b",
-            "eliminated",
-        ),
-        (
-            r"\bpassed out (?:of|from) (?:\w+ )?(?:college|school|training|academy|university)\b",
-            "graduated",
-        ),
-        (r"\b(?:back|breast|front|butterfly) stroke\b", "swimming"),
-        (
-            r"\bdrowning in (?:\w+ )?(?:paperwork|work|forms|emails|bills|debt|admin|letters|post"
-            r"|homework|washing|laundry)\b",
-            "busy with papers",
-        ),
-        (
-            r"\b(?:cant|cannot|can not|couldnt) go on (?:holiday|holidays|a holiday|a trip|the trip"
-            r"|my trip|our trip|leave|the school trip|a cruise|the cruise|honeymoon|my honeymoon"
-            r"|the plane|the ride|rides|the waiting list|the list|the rota|the course)\b",
-            "cannot travel",
-        ),
-        (
-            r"\b(?:team|side|squad|sales|form|striker|player) (?:is |are |was"
-            r" |were )?(?:really |totally |absolutely )?on fire\b",
-            "doing well",
-        ),
-        (
-            r"\b(?:nearly|almost) (?:got |been |was |were )?(?:hit|knocked over|run over) by\b",
-            "nearly passed by",
-        ),
-        (
-            r"\b(?:if|when|in case) (?:the clinic|the practice|you|your staff|staff|the staff"
-            r"|reception|the receptionist|a nurse|the nurse|the doctor|a doctor) (?:has|have|had"
-            r"|needs?) to (?:call|ring|phone) (?:an )?ambulance for (?:a|any)"
-            r" (?:patient|visitor)\b",
-            "calls transport for a patient",
-        ),
-    )
+_FIGURES = _rewrites(
+    (
+        r"\b(?:im|i am|were|we are|hes|shes|he is|she is|theyre) dying (?:for (?:a|an|some|my"
+        r"|the|one)|to (?:know|find|see|hear|meet|try|get|go|tell|ask))\b",
+        "longing",
+    ),
+    (r"\b(?:fit|fits) of (?:laughter|laughing|giggles|giggling|the giggles)\b", "giggles"),
+    (
+        r"\bknocked out of (?:the|a|an|our|their|his|her|my) (?:\w+ )?(?:cup|tournament|league"
+        r"|competition|contest|final|semi final|quiz|round)\b",
+        "eliminated",
+    ),
+    (
+        r"\bpassed out (?:of|from) (?:\w+ )?(?:college|school|training|academy|university)\b",
+        "graduated",
+    ),
+    (r"\b(?:back|breast|front|butterfly) stroke\b", "swimming"),
+    (
+        r"\bdrowning in (?:\w+ )?(?:paperwork|work|forms|emails|bills|debt|admin|letters|post"
+        r"|homework|washing|laundry)\b",
+        "busy with papers",
+    ),
+    (
+        r"\b(?:cant|cannot|can not|couldnt) go on (?:holiday|holidays|a holiday|a trip|the trip"
+        r"|my trip|our trip|leave|the school trip|a cruise|the cruise|honeymoon|my honeymoon"
+        r"|the plane|the ride|rides|the waiting list|the list|the rota|the course)\b",
+        "cannot travel",
+    ),
+    (
+        r"\b(?:team|side|squad|sales|form|striker|player) (?:is |are |was"
+        r" |were )?(?:really |totally |absolutely )?on fire\b",
+        "doing well",
+    ),
+    (
+        r"\b(?:nearly|almost) (?:got |been |was |were )?(?:hit|knocked over|run over) by\b",
+        "nearly passed by",
+    ),
+    (
+        r"\b(?:if|when|in case) (?:the clinic|the practice|you|your staff|staff|the staff"
+        r"|reception|the receptionist|a nurse|the nurse|the doctor|a doctor) (?:has|have|had"
+        r"|needs?) to (?:call|ring|phone) (?:an )?ambulance for (?:a|any)"
+        r" (?:patient|visitor)\b",
+        "calls transport for a patient",
+    ),
 )
 # A thing that collapsed or "chokes" (a tent, a card machine): only when no person is named in the
 # question, since "a woman in the market collapsed" and "the man at the till is choking" put a
 # person beside the thing, and the thing is only where it happens.
-_THING_FIGURES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p), r)
-    for p, r in (
-        (
-            rf"\b{_THINGS} (?:has |have |had |just |nearly |almost )?(?:collapsed|collapsing"
-            r"|collapse)\b(?! on| onto| in on| over)",
-            "thing came down",
-        ),
-        (rf"\b{_THINGS} (?:keeps |kept |is |was )?(?:choking|choked|chokes)\b", "thing jammed"),
-    )
+_THING_FIGURES = _rewrites(
+    (
+        rf"\b{_THINGS} (?:has |have |had |just |nearly |almost )?(?:collapsed|collapsing"
+        r"|collapse)\b(?! on| onto| in on| over)",
+        "thing came down",
+    ),
+    (rf"\b{_THINGS} (?:keeps |kept |is |was )?(?:choking|choked|chokes)\b", "thing jammed"),
 )
 _PERSON = re.compile(
     r"\b(?:man|men|woman|women|lady|ladies|gentleman|guy|bloke|boy|boys|girl|girls|child"
@@ -198,40 +206,37 @@ _SETTINGS: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = tuple(
 # Help with the visit itself, never a state of the body: confused by the screen or a form, can't
 # read the screen or the signs, hard of hearing, gone down the corridor or to the car, lost in the
 # building. Applied only when nothing in the question is new or in danger.
-_VISIT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p), r)
-    for p, r in (
-        (
-            r"\b(?:confused|confusing|puzzled|muddled|baffled|flummoxed|lost) (?:by|with|about|on"
-            r"|at) (?:the |this |that |your |a |an |our |these )?(?:\w+ )?(?:screen|screens|kiosk"
-            r"|form|forms|machine|check in|letter|letters|instructions|signs|sign|system|app"
-            r"|website|map|building|layout|questions|buttons|touch screen|queue|ticket|numbers)\b",
-            "unsure about the visit",
-        ),
-        (
-            r"\b(?:screen|kiosk|form|machine|check in|check in machine|signs|letter|app) (?:is |are"
-            r" |keeps )?(?:confusing|baffling|puzzling)\b",
-            "unsure about the visit",
-        ),
-        (
-            r"\b(?:cant|cannot|can not|couldnt|struggles to|struggling to|unable to|hard to|not"
-            r" able to) read (?:\w+ ){0,2}?(?:screen|kiosk|form|writing|letter|sign|signs|words"
-            r"|print|english|instructions|menu|buttons)\b",
-            "reading help",
-        ),
-        (
-            r"\b(?:hard of hearing|(?:a bit|very|quite|partially) deaf|(?:wont|will not|might not"
-            r"|may not|doesnt|cant) hear (?:his|her|my|their|the) (?:name|number|ticket))\b",
-            "hearing help",
-        ),
-        (
-            r"\b(?:walked|went|gone|popped|nipped|go|going|stepped) (?:down|out|up|over|back)"
-            r" (?:to )?(?:the )?(?:wrong )?(?:corridor|stairs|car|car park|shop|shops|pharmacy"
-            r"|road|street|hall|hallway|lift|toilet|toilets|way|cafe|machine|front|entrance)\b",
-            "walked",
-        ),
-        (r"\bgot lost (?:in|looking|on|finding|inside|around)\b", "lost the way"),
-    )
+_VISIT = _rewrites(
+    (
+        r"\b(?:confused|confusing|puzzled|muddled|baffled|flummoxed|lost) (?:by|with|about|on"
+        r"|at) (?:the |this |that |your |a |an |our |these )?(?:\w+ )?(?:screen|screens|kiosk"
+        r"|form|forms|machine|check in|letter|letters|instructions|signs|sign|system|app"
+        r"|website|map|building|layout|questions|buttons|touch screen|queue|ticket|numbers)\b",
+        "unsure about the visit",
+    ),
+    (
+        r"\b(?:screen|kiosk|form|machine|check in|check in machine|signs|letter|app) (?:is |are"
+        r" |keeps )?(?:confusing|baffling|puzzling)\b",
+        "unsure about the visit",
+    ),
+    (
+        r"\b(?:cant|cannot|can not|couldnt|struggles to|struggling to|unable to|hard to|not"
+        r" able to) read (?:\w+ ){0,2}?(?:screen|kiosk|form|writing|letter|sign|signs|words"
+        r"|print|english|instructions|menu|buttons)\b",
+        "reading help",
+    ),
+    (
+        r"\b(?:hard of hearing|(?:a bit|very|quite|partially) deaf|(?:wont|will not|might not"
+        r"|may not|doesnt|cant) hear (?:his|her|my|their|the) (?:name|number|ticket))\b",
+        "hearing help",
+    ),
+    (
+        r"\b(?:walked|went|gone|popped|nipped|go|going|stepped) (?:down|out|up|over|back)"
+        r" (?:to )?(?:the )?(?:wrong )?(?:corridor|stairs|car|car park|shop|shops|pharmacy"
+        r"|road|street|hall|hallway|lift|toilet|toilets|way|cafe|machine|front|entrance)\b",
+        "walked",
+    ),
+    (r"\bgot lost (?:in|looking|on|finding|inside|around)\b", "lost the way"),
 )
 
 
@@ -248,16 +253,13 @@ def neutralise(text: str) -> str:
     words. Unchanged when it holds none, or when it also says someone is in danger now."""
     if _DANGER.search(text):
         return text
-    for pattern, replacement in _FIGURES:
-        text = pattern.sub(replacement, text)
+    text = _apply(_FIGURES, text)
     if not _PERSON.search(text):
-        for pattern, replacement in _THING_FIGURES:
-            text = pattern.sub(replacement, text)
+        text = _apply(_THING_FIGURES, text)
     if _NEW.search(text):
         return text
     if not _BODY.search(text):
-        for pattern, replacement in _VISIT:
-            text = pattern.sub(replacement, text)
+        text = _apply(_VISIT, text)
     for sign, setting, replacement in _SETTINGS:
         if setting.search(text):
             text = sign.sub(replacement, text)

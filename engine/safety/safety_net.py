@@ -107,7 +107,11 @@ def practical_request(question: str) -> bool:
 def acute_state(question: str) -> bool:
     """Whether ``question`` describes a person's body or state now (a person, then within a few
     words a symptom or body-state word; not when the question dates it years or months ago)."""
-    text = neutralise(canonical_question(question))
+    return _describes_state(neutralise(canonical_question(question)))
+
+
+def _describes_state(text: str) -> bool:
+    """``acute_state`` on a question already canonical and neutralised."""
     if _NOT_NOW.search(text):
         return False
     # "if I feel faint after my blood test" asks what happens; it does not describe anyone now.
@@ -131,6 +135,7 @@ def net_reason(question: str, nearest: Mapping[Route, float]) -> str | None:
     floor = NET_PRACTICAL_SIMILARITY if practical else NET_SIMILARITY
     if emergency >= floor and emergency > others:
         return f"net:nearest emergency {emergency:.2f}"
-    if emergency >= NET_STATE_SIMILARITY and not practical and acute_state(question):
+    # ``text`` is already what ``neutralise`` makes of it (checked above): not read twice.
+    if emergency >= NET_STATE_SIMILARITY and not practical and _describes_state(text):
         return f"net:acute state, emergency {emergency:.2f}"
     return None
