@@ -275,6 +275,7 @@ def test_bad_conversation_rows_are_refused(
         ("benign-near-miss-judging.yaml", 30, 0),
         ("holdout4.yaml", 130, 35),
         ("kiosk-help-judging.yaml", 20, 0),
+        ("everyday-words-judging.yaml", 30, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -306,7 +307,7 @@ def test_held_out_sets_are_valid_and_apart(
         "holdout4.yaml",
     ):
         others.append("answerability-judging.yaml")
-    if name == "benign-near-miss-judging.yaml":  # written after every set above
+    if name in ("benign-near-miss-judging.yaml", "everyday-words-judging.yaml"):  # written last
         others += [
             "answerability-judging.yaml",
             "source-and-short-judging.yaml",

@@ -26,6 +26,7 @@ EVALUATION_SETS = (
     "benign-near-miss-judging.yaml",
     "holdout4.yaml",
     "kiosk-help-judging.yaml",
+    "everyday-words-judging.yaml",
 )
 
 
