@@ -1,6 +1,6 @@
 """A question's words as the documents would write them, for search and for the evidence checks.
 
-Decides three things, deterministically and without a model:
+Decides four things, deterministically and without a model:
 - **Chat spellings.** "r u open on a sat" is searched as "are you open on a Saturday": whole
   tokens found in the reviewed list (``everyday_words.yaml``, ``chat``) are rewritten.
 - **Everyday words.** A word may also be matched by the words clinic documents use for it
@@ -12,10 +12,14 @@ Decides three things, deterministically and without a model:
   from, with the same first letter: "prescripton" is "prescription", but "cafe" is never "care"
   and "chemist" never "chest".
 
-It must never: drop a question word (a word the documents do not use still counts against every
-passage, which is how "do you offer botox?" stays unanswered), change a document's text, read the
-database, call a model, or raise on any input. Everything here is a pure function; the word lists
-load once per process.
+- **General words.** A word of general English that never names the thing asked about ("pull",
+  "past", "speediest"; ``everyday_words.yaml``, ``general``) is not the question's subject when
+  no document uses it: "which buses pull up outside" is about buses, not about pulling.
+
+It must never: drop any other question word (a word the documents do not use still counts
+against every passage, which is how "do you offer botox?" stays unanswered), change a document's
+text, read the database, call a model, or raise on any input. Everything here is a pure function;
+the word lists load once per process.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -47,14 +52,28 @@ _FOUR_FOR = re.compile(
 
 
 @cache
+def _raw() -> dict[str, object]:
+    return yaml.safe_load(WORDS_PATH.read_text(encoding="utf-8")) or {}
+
+
+@cache
 def _lists() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
-    raw = yaml.safe_load(WORDS_PATH.read_text(encoding="utf-8")) or {}
+    raw: dict[str, Any] = dict(_raw())
     chat = {str(k).lower(): str(v) for k, v in (raw.get("chat") or {}).items()}
     synonyms = {
         str(k).lower(): tuple(str(w).lower() for w in v)
         for k, v in (raw.get("synonyms") or {}).items()
     }
     return chat, synonyms
+
+
+@cache
+def general_stems(stemmer: Callable[[str], str]) -> frozenset[str]:
+    """Stems (made with ``stemmer``) of the reviewed words of general English that never name
+    what a question is about (``everyday_words.yaml``, ``general``): when no document uses one,
+    it is not the question's subject."""
+    raw: dict[str, Any] = dict(_raw())
+    return frozenset(stemmer(str(w).lower()) for w in raw.get("general") or ())
 
 
 def normalise(question: str) -> str:

@@ -45,6 +45,7 @@ from engine.answering.extractive import (
 from engine.answering.query_words import (
     by_initial,
     closest_word,
+    general_stems,
     may_be_typo,
     normalise,
     synonym_stems,
@@ -462,10 +463,16 @@ class Retriever:
                     groups[lex].add(fixed)
                     doc_freq[fixed] = near[fixed]
         weights = {}
+        general = general_stems(_pg_stem)
         for lex, group in groups.items():
             seen = [doc_freq[w] for w in group if doc_freq.get(w, 0)]
             own = doc_freq.get(lex, 0)
-            weights[lex] = _idf(total, own if own else max(seen, default=0))
+            # A general word no chunk holds ("pull", "past") is hardly the subject: it weighs
+            # what a word every chunk holds weighs, in the term share and the sentence evidence.
+            if lex in general and not seen:
+                weights[lex] = _idf(total, total)
+            else:
+                weights[lex] = _idf(total, own if own else max(seen, default=0))
         return groups, weights
 
     def arms(

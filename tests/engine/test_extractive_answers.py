@@ -260,3 +260,41 @@ def test_questions_about_another_place_or_an_unnamed_medicine_are_refused(
     done = final(clinic.ask(question, chat=chat))
     assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
     assert done.citations == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # "go past", "lock up", "chase it up", "set aside": general words no document uses are
+        # not the subject (engine/answering/everyday_words.yaml, general)
+        ("what buses go past the clinic", "47, 188 and 381"),
+        ("what time do you lock up on fridays", "Day: Friday"),
+        ("nobody has told me about my scan result, when should I chase it up", "call"),
+        ("how long should i set aside for the whole colonoscopy visit", "hours"),
+    ],
+)
+def test_general_words_the_documents_never_use_do_not_sink_an_answer(
+    clinic: Clinic, question: str, expected: str
+) -> None:
+    done = final(clinic.ask(question))
+    assert done.outcome is Outcome.EXTRACTIVE, done.text
+    assert any(expected in q for q in assert_quoted_from_cited_passages(done)), done.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # The same general words around a thing no document mentions: still the refusal.
+        "can I grab a sandwich from your canteen before I go past reception",
+        "is there a creche I could quickly drop my toddler at",
+        "where can I lock up my scooter battery to charge it",
+        "do you have a gym I could pop into afterwards",
+    ],
+)
+def test_general_words_around_an_unknown_thing_still_get_the_refusal(
+    clinic: Clinic, question: str
+) -> None:
+    chat = FakeChat.raising()
+    done = final(clinic.ask(question, chat=chat))
+    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
+    assert done.citations == ()

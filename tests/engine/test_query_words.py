@@ -3,6 +3,7 @@ document word, and nothing a question says ever dropped."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -11,11 +12,13 @@ from engine.answering.query_words import (
     WORDS_PATH,
     by_initial,
     closest_word,
+    general_stems,
     may_be_typo,
     normalise,
     synonym_stems,
     within_edits,
 )
+from engine.safety import lexicon, rules
 
 EVALUATION = Path(__file__).resolve().parents[2] / "evaluation"
 
@@ -83,8 +86,9 @@ def test_synonyms_are_stemmed_by_the_callers_stemmer() -> None:
 
 def test_the_word_lists_hold_words_never_questions() -> None:
     raw = yaml.safe_load(WORDS_PATH.read_text(encoding="utf-8"))
-    assert set(raw) == {"chat", "synonyms"}
+    assert set(raw) == {"chat", "synonyms", "general"}
     entries = [str(k) for k in raw["chat"]] + [str(k) for k in raw["synonyms"]]
+    entries += [str(w) for w in raw["general"]]
     entries += [str(v) for v in raw["chat"].values()]
     entries += [str(w) for words in raw["synonyms"].values() for w in words]
     for entry in entries:
@@ -94,3 +98,26 @@ def test_the_word_lists_hold_words_never_questions() -> None:
         for row in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
             questions.add(str(row["question"]).lower().strip())
     assert not questions & {e.lower() for e in entries}
+
+
+def test_general_words_are_single_words_never_about_the_body_or_a_symptom() -> None:
+    """The general list takes a word's weight away when no document uses it; a word that may be
+    what a safety rule or a patient's question is about must never be on it."""
+    raw = yaml.safe_load(WORDS_PATH.read_text(encoding="utf-8"))
+    general = [str(w) for w in raw["general"]]
+    assert len(general) == len(set(general)) >= 100
+    about_the_body = re.compile(
+        rf"(?:{rules.SYMPTOMS}|{rules.CONDITIONS}|{rules.BODY}|{rules.MEASURES})", re.IGNORECASE
+    )
+    for word in general:
+        assert re.fullmatch(r"[a-z]+", word), word
+        assert not about_the_body.fullmatch(word), word
+        assert word not in lexicon.FUZZY_KEYWORDS, word
+        # not a chat spelling either: those are rewritten before any weighing
+        assert word not in raw["chat"], word
+
+
+def test_general_stems_follow_the_callers_stemmer() -> None:
+    stems = general_stems(str.upper)
+    assert {"PULL", "PAST", "SPEEDIEST"} <= stems
+    assert "GYM" not in stems and "CAFE" not in stems
