@@ -276,6 +276,7 @@ def test_bad_conversation_rows_are_refused(
         ("holdout4.yaml", 130, 35),
         ("kiosk-help-judging.yaml", 20, 0),
         ("everyday-words-judging.yaml", 30, 0),
+        ("title-context-judging.yaml", 20, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -307,7 +308,11 @@ def test_held_out_sets_are_valid_and_apart(
         "holdout4.yaml",
     ):
         others.append("answerability-judging.yaml")
-    if name in ("benign-near-miss-judging.yaml", "everyday-words-judging.yaml"):  # written last
+    if name in (  # written after every set above
+        "benign-near-miss-judging.yaml",
+        "everyday-words-judging.yaml",
+        "title-context-judging.yaml",
+    ):
         others += [
             "answerability-judging.yaml",
             "source-and-short-judging.yaml",

@@ -27,6 +27,7 @@ EVALUATION_SETS = (
     "holdout4.yaml",
     "kiosk-help-judging.yaml",
     "everyday-words-judging.yaml",
+    "title-context-judging.yaml",
 )
 
 
