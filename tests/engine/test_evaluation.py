@@ -277,6 +277,7 @@ def test_bad_conversation_rows_are_refused(
         ("kiosk-help-judging.yaml", 20, 0),
         ("everyday-words-judging.yaml", 30, 0),
         ("title-context-judging.yaml", 20, 0),
+        ("existence-judging.yaml", 20, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -312,6 +313,7 @@ def test_held_out_sets_are_valid_and_apart(
         "benign-near-miss-judging.yaml",
         "everyday-words-judging.yaml",
         "title-context-judging.yaml",
+        "existence-judging.yaml",
     ):
         others += [
             "answerability-judging.yaml",

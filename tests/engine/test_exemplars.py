@@ -28,6 +28,7 @@ EVALUATION_SETS = (
     "kiosk-help-judging.yaml",
     "everyday-words-judging.yaml",
     "title-context-judging.yaml",
+    "existence-judging.yaml",
 )
 
 
