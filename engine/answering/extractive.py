@@ -138,7 +138,10 @@ _EXISTENCE_Q = re.compile(
     r"\b(?:do\s+(?:you|your\s+\w+|the\s+\w+)\s+(?:have|do|offer|sell|provide|run|make)|is\s+there|"
     r"are\s+there|have\s+you\s+got)"
     r"\s+(?:an?\s+|any\s+|some\s+)?(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,3}?)"
-    r"(?=\s+(?:in|at|on|for|with|near|inside|outside|here|there|while|when|if|to|that|which)\b"
+    r"(?=\s+(?:in|at|on|for|with|near|inside|outside|here|there|while|when|if|to|that|which|"
+    # ...or where a clause about the asker begins: "a prayer room (I could use)"
+    r"i|i'm|we|you|he|she|they|my|your|our|his|her|their|can|could|would|might|so|because|"
+    r"where|who|whom|before|after)\b"
     r"|\s*[?.!,]|\s*$)",
     re.IGNORECASE,
 )

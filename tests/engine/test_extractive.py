@@ -129,6 +129,16 @@ def test_a_gym_is_not_answered_from_the_car_park() -> None:
     assert quotes_for("Is there a gym near the car park?", PARKING) == []
 
 
+def test_the_thing_asked_about_ends_where_a_clause_about_the_asker_begins() -> None:
+    """ "Is there a gym car park I could use": the thing is "gym car park", not nothing; without
+    the clause's first word as its end, the regex found no thing and the car park answered."""
+    assert quotes_for("Is there a gym car park I could use?", PARKING) == []
+    assert quotes_for("do you have a gym car park we can leave the car in", PARKING) == []
+    # A thing the passage names is still answered, clause or not.
+    answered = quotes_for("Is there a car park my husband could use?", PARKING)
+    assert any("40 spaces" in q for q in answered)
+
+
 def test_a_price_never_stated_is_not_answered_from_the_passage_about_it() -> None:
     assert quotes_for("How much does a chaperone cost?", CHAPERONES) == []
     assert quotes_for("what's the fee for a chaperone", CHAPERONES) == []
