@@ -67,7 +67,9 @@ _STOP = _wordset(
     get got go going clinic clinics come back take use make happen let anything nothing something
     everything nobody everybody ago told say said
     still really quite actually maybe perhaps also somewhere anywhere every yes yeah
-    today tonight tomorrow yesterday"""
+    today tonight tomorrow yesterday
+    another either neither several enough whatever whichever whoever whenever wherever however
+    whether although though unless since"""
 )
 
 # Chat spellings of question words: never the subject ("wat time dose it open").

@@ -129,6 +129,14 @@ def test_a_gym_is_not_answered_from_the_car_park() -> None:
     assert quotes_for("Is there a gym near the car park?", PARKING) == []
 
 
+def test_determiners_and_conjunctions_postgres_keeps_are_never_the_subject() -> None:
+    """ "another", "whether", "unless": function words PostgreSQL's stop list lacks; weighed as
+    rare words they sank the sentence that answers."""
+    quoted = quotes_for("Can I have another person with me during my examination?", CHAPERONES)
+    assert any("during an examination" in q for q in quoted)
+    assert quotes_for("whether or not I can have another gym session", CHAPERONES) == []
+
+
 def test_the_thing_asked_about_ends_where_a_clause_about_the_asker_begins() -> None:
     """ "Is there a gym car park I could use": the thing is "gym car park", not nothing; without
     the clause's first word as its end, the regex found no thing and the car park answered."""
