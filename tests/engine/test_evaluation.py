@@ -278,6 +278,7 @@ def test_bad_conversation_rows_are_refused(
         ("everyday-words-judging.yaml", 30, 0),
         ("title-context-judging.yaml", 20, 0),
         ("existence-judging.yaml", 20, 0),
+        ("family-language-judging.yaml", 15, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -314,6 +315,7 @@ def test_held_out_sets_are_valid_and_apart(
         "everyday-words-judging.yaml",
         "title-context-judging.yaml",
         "existence-judging.yaml",
+        "family-language-judging.yaml",
     ):
         others += [
             "answerability-judging.yaml",

@@ -29,6 +29,7 @@ EVALUATION_SETS = (
     "everyday-words-judging.yaml",
     "title-context-judging.yaml",
     "existence-judging.yaml",
+    "family-language-judging.yaml",
 )
 
 
