@@ -432,6 +432,13 @@ def _analyse(headings: str, text: str) -> tuple[_Analysed, ...]:
     return tuple(analysed)
 
 
+@lru_cache(maxsize=8192)
+def _holds_evidence(kind: str, text: str) -> bool:
+    """Whether a sentence holds the kind of detail asked for (``_EVIDENCE``), read once per
+    process for each sentence and kind, as ``_analyse`` stems each passage once."""
+    return _EVIDENCE[kind].search(text) is not None
+
+
 def _hits(term: str, vocabulary: set[str]) -> frozenset[str]:
     """The passage words a question term counts as (see ``_matches``)."""
     found = {term, *_synonyms().get(term, ())} & vocabulary
@@ -493,12 +500,12 @@ def _find_quotes(
         for word in _WORD.findall(place.group("name").lower()):
             if word not in _STOP and not _NUMBERISH.match(word):
                 required_hits.append(_hits(_repair(_stem(word), vocabulary), vocabulary))
-    evidence = _EVIDENCE.get(kind) if kind else None
+    evidence = kind if kind in _EVIDENCE else None
     quotes: list[Quote] = []
     for index, units in enumerate(split):
         for analysed in units:
             unit = analysed.unit
-            if evidence is not None and not evidence.search(unit.text):
+            if evidence is not None and not _holds_evidence(evidence, unit.text):
                 continue
             if total:
                 text_cover = sum(w for t, w in terms.items() if hits[t] & analysed.text) / total

@@ -27,6 +27,7 @@ Rules this module must keep:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 import threading
@@ -51,7 +52,7 @@ from engine.answering.query_words import (
     synonym_stems,
     typo_limit,
 )
-from engine.ops.db import Database, vector_literal
+from engine.ops.db import Database, fetch_rows, vector_literal
 from engine.ops.settings import Settings
 
 
@@ -135,10 +136,13 @@ _VECTOR_SQL = sa.text(
 # order. Terms are OR-ed for recall (the gate judges matched-term evidence, not this query).
 # ``:orquery`` is NULL when the question has no lexemes (then the keyword arm is empty). Of each
 # passage's lexemes only those among ``:words`` (the question's and their alternatives: all the
-# term share looks at) are sent back, not the whole tsvector. A vector-arm passage's similarity
-# reuses the distance that arm computed (the same operator on the same values). The details join
-# also names the arms' ids as one array: under row-level security (the kiosk) the planner
-# otherwise hashed every public chunk to find the few dozen it needs (10k chunks: 13 ms of 18).
+# term share looks at) are sent back, not the whole tsvector: the passage's lexemes less those
+# that are not among ``:words`` (two ``ts_delete`` in C: about 0.3 ms of a 3 ms statement at 10k
+# chunks less than unnesting every lexeme of every passage to compare it). A vector-arm passage's
+# similarity reuses the distance that arm computed (the same operator on the same values). The
+# details join also names the arms' ids as one array: under row-level security (the kiosk) the
+# planner otherwise hashed every public chunk to find the few dozen it needs (10k chunks: 13 ms
+# of 18).
 _SEARCH_TEMPLATE = """
     WITH v AS (
         SELECT s.id, s.distance, row_number() OVER (ORDER BY s.distance, s.id) AS rank
@@ -156,8 +160,8 @@ _SEARCH_TEMPLATE = """
     )
     SELECT c.id, d.slug, d.title, d.audience, c.heading_path, c.text, d.reviewed_on,
            1 - coalesce(v.distance, c.embedding <=> CAST(:q AS vector)) AS similarity,
-           ARRAY(SELECT lex FROM unnest(tsvector_to_array(c.tsv)) AS lex
-                 WHERE lex = ANY(CAST(:words AS text[]))) AS lexemes,
+           tsvector_to_array(ts_delete(c.tsv, tsvector_to_array(
+               ts_delete(c.tsv, CAST(:words AS text[]))))) AS lexemes,
            v.rank AS vector_rank, kw.rank AS keyword_rank
     FROM v FULL JOIN kw ON kw.id = v.id
     JOIN chunks c ON c.id = coalesce(v.id, kw.id)
@@ -181,15 +185,41 @@ _KEYWORD_ARM = """
 _PUBLIC_KEYWORD_ARM = """
             SELECT f.id, f.score
             FROM clinic_public_keyword_arm(to_tsquery('english', CAST(:orquery AS text)), :k) f"""
-_SEARCH_SQL = sa.text(_SEARCH_TEMPLATE.replace("{keyword_arm}", _KEYWORD_ARM))
-_PUBLIC_SEARCH_SQL = sa.text(_SEARCH_TEMPLATE.replace("{keyword_arm}", _PUBLIC_KEYWORD_ARM))
+
+
+@functools.lru_cache(maxsize=8)
+def search_statement(audiences: tuple[str, ...], k: int) -> sa.TextClause:
+    """The one-statement search for readers of ``audiences`` (``visible_audiences``; public only
+    takes the public keyword arm), with the audiences and ``k`` written into the text.
+
+    Written in, not bound, because the search runs on a generic plan (``_PREPARE_SQL`` forces it:
+    planning this statement for every question cost about 0.5 ms of its 3 ms at 10k chunks). With
+    the audiences and the limit known, the planner costs the vector arm exactly as it does for a
+    plan made for one question's values (the query vector's value does not enter any estimate),
+    so it picks the same plan, and the HNSW scan for the same tables (a test checks the plan);
+    bound, a generic plan guessed the limit and could pick an exact scan instead. The keyword
+    arm and the details are ordered in full (ties by id), so their plan never changes a row."""
+    if any(a not in ("public", "staff") for a in audiences) or not audiences:
+        raise ValueError(f"unknown audiences {audiences!r}")
+    arm = _PUBLIC_KEYWORD_ARM if audiences == ("public",) else _KEYWORD_ARM
+    literal = "CAST(ARRAY[" + ", ".join(f"'{a}'" for a in audiences) + "] AS varchar[])"
+    text = (
+        _SEARCH_TEMPLATE.replace("{keyword_arm}", arm)
+        .replace("CAST(:audiences AS varchar[])", literal)
+        .replace(":k)", f"{int(k)})")
+        .replace("LIMIT :k", f"LIMIT {int(k)}")
+    )
+    return sa.text(text)
+
 
 # The search's settings, the question's lexemes and the documents' generation (for the IDF
-# cache) in one round trip.
+# cache) in one round trip. The settings last to the end of the transaction: the HNSW scan's
+# candidate list, and generic plans for the statements that follow (``search_statement``).
 _PREPARE_SQL = sa.text(
     """
     SELECT set_config('hnsw.ef_search', '100', true),
            set_config('hnsw.iterative_scan', 'relaxed_order', true),
+           set_config('plan_cache_mode', 'force_generic_plan', true),
            ARRAY(SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', :text)))),
            (SELECT count(*) FROM documents), (SELECT max(ingested_at) FROM documents)
     """
@@ -238,7 +268,7 @@ class _TermStats:
 
     def lookup(
         self,
-        session: sa.orm.Session,
+        session: sa.orm.Session | sa.Connection,
         key: str,
         lexemes: Sequence[str],
         generation: tuple[object, ...] | None = None,
@@ -261,15 +291,17 @@ class _TermStats:
         if missing:
             fresh = {
                 str(r[0]): int(r[1])
-                for r in session.execute(
-                    _PUBLIC_DOC_FREQ_SQL if public else _DOC_FREQ_SQL, {"lexemes": missing}
+                for r in fetch_rows(
+                    session, _PUBLIC_DOC_FREQ_SQL if public else _DOC_FREQ_SQL, {"lexemes": missing}
                 )
             }
         else:
             fresh = {}
         if total is None:
-            counted = session.execute(_PUBLIC_CHUNK_COUNT_SQL if public else _CHUNK_COUNT_SQL)
-            total = max(1, int(counted.scalar_one()))
+            counted = fetch_rows(
+                session, _PUBLIC_CHUNK_COUNT_SQL if public else _CHUNK_COUNT_SQL, {}
+            )
+            total = max(1, int(counted[0][0]))
         with self._lock:
             if self._generation.get(key) == generation:
                 self._counts[key].update(fresh)
@@ -278,7 +310,7 @@ class _TermStats:
         return known, total
 
     def vocabulary(
-        self, session: sa.orm.Session, key: str, *, public: bool
+        self, session: sa.orm.Session | sa.Connection, key: str, *, public: bool
     ) -> dict[str, dict[str, int]]:
         """Every lexeme of the chunks ``lookup`` counts, with its chunk count, by first letter
         (for typo correction; read once per generation, after ``lookup`` has checked it): a
@@ -344,9 +376,11 @@ class Retriever:
         question_text = normalise(question_text)
         q = vector_literal(question_embedding)
         k = self.config.candidates
-        with self.db.session() as session:
-            prepared = session.execute(_PREPARE_SQL, {"text": question_text}).one()
-            lexemes = sorted(str(lex) for lex in (prepared[2] or ()))
+        with self.db.connection() as connection:
+            # Both statements straight through the driver (engine.ops.db.fetch_rows): the same
+            # SQL and parameters as session.execute, without its per-statement overhead.
+            prepared = fetch_rows(connection, _PREPARE_SQL, {"text": question_text})[0]
+            lexemes = sorted(str(lex) for lex in (prepared[3] or ()))
             groups: dict[str, set[str]] = {}
             weights: dict[str, float] = {}
             if lexemes:
@@ -354,50 +388,50 @@ class Retriever:
                     _pg_stem(w) for w in _LETTERS.findall(question_text.lower()) if may_be_typo(w)
                 }
                 groups, weights = self._term_groups(
-                    session, lexemes, typos, (prepared[3], prepared[4]), public=public
+                    connection, lexemes, typos, (prepared[4], prepared[5]), public=public
                 )
             words = sorted(set().union(*groups.values())) if groups else []
             orquery = " | ".join(_quote_lexeme(lex) for lex in words) or None
-            rows = session.execute(
-                _PUBLIC_SEARCH_SQL if public else _SEARCH_SQL,
-                {"q": q, "orquery": orquery, "words": words, "audiences": audiences, "k": k},
-            ).all()
-        vector_ids = [
-            int(r.id) for r in sorted(rows, key=lambda r: r.vector_rank or 0) if r.vector_rank
-        ]
-        keyword_ids = [
-            int(r.id) for r in sorted(rows, key=lambda r: r.keyword_rank or 0) if r.keyword_rank
-        ]
+            rows = fetch_rows(
+                connection,
+                search_statement(tuple(audiences), k),
+                {"q": q, "orquery": orquery, "words": words},
+            )
+        # Each row: id, slug, title, audience, heading_path, text, reviewed_on, similarity,
+        # lexemes, vector_rank, keyword_rank (the order of _SEARCH_TEMPLATE's columns).
+        vector_ids = [int(r[0]) for r in sorted(rows, key=lambda r: r[9] or 0) if r[9]]
+        keyword_ids = [int(r[0]) for r in sorted(rows, key=lambda r: r[10] or 0) if r[10]]
         share_weights = _subject_weights(weights)
         total_weight = sum(share_weights.values())
+        # The groups of the subject's lexemes, in the order their weights are summed.
+        share_groups = [(groups[lex], w) for lex, w in share_weights.items()]
         vector_rank = {cid: rank for rank, cid in enumerate(vector_ids, start=1)}
         keyword_rank = {cid: rank for rank, cid in enumerate(keyword_ids, start=1)}
-        by_id = {int(row.id): row for row in rows}
+        by_id = {int(row[0]): row for row in rows}
         fused = reciprocal_rank_fusion([vector_ids, keyword_ids], k=self.config.rrf_k)
         candidates: list[RetrievedPassage] = []
         for cid, score in fused:
             row = by_id.get(cid)
             if row is None:
                 continue
-            passage_lexemes = set(row.lexemes or ())
+            passage_lexemes = set(row[8] or ())
             share = (
-                sum(w for lex, w in share_weights.items() if groups[lex] & passage_lexemes)
-                / total_weight
+                sum(w for group, w in share_groups if group & passage_lexemes) / total_weight
                 if total_weight
                 else 0.0
             )
             candidates.append(
                 RetrievedPassage(
                     chunk_id=cid,
-                    document_slug=row.slug,
-                    document_title=row.title,
-                    audience=row.audience,
-                    heading_path=row.heading_path,
-                    text=row.text,
-                    similarity=float(row.similarity),
+                    document_slug=row[1],
+                    document_title=row[2],
+                    audience=row[3],
+                    heading_path=row[4],
+                    text=row[5],
+                    similarity=float(row[7]),
                     vector_rank=vector_rank.get(cid),
                     keyword_rank=keyword_rank.get(cid),
-                    reviewed_on=row.reviewed_on,
+                    reviewed_on=row[6],
                     term_share=share,
                     fused_score=score,
                 )
@@ -434,7 +468,7 @@ class Retriever:
 
     def _term_groups(
         self,
-        session: sa.orm.Session,
+        session: sa.orm.Session | sa.Connection,
         lexemes: Sequence[str],
         typos: set[str],
         generation: tuple[object, ...],

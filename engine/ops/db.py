@@ -30,7 +30,7 @@ import stat
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,55 @@ def vector_literal(vector: Sequence[float]) -> str:
 @functools.cache
 def _row_format(size: int) -> str:
     return ",".join(["%.7g"] * size)
+
+
+# The one cursor ``fetch_rows`` keeps on a pooled connection (the pool entry's ``info`` is cleared
+# whenever the connection is replaced).
+_ROWS_CURSOR = "clinic_rows_cursor"
+
+
+def fetch_rows(
+    session: Session | sa.Connection, statement: sa.TextClause, params: Mapping[str, Any]
+) -> list[tuple[Any, ...]]:
+    """The rows of ``statement`` as plain tuples, run in the transaction of ``session`` (or of
+    a connection) on its connection but straight through the driver, on one cursor kept per
+    pooled connection.
+
+    For the statements every question runs (retrieval): the statement text and its parameters
+    are exactly what ``session.execute`` would send, but SQLAlchemy's per-statement work (an
+    execution context, a new cursor and its type loaders, result rows) cost about 0.5 ms of a
+    3 ms search at 10k chunks. An error is raised as SQLAlchemy's, parameters hidden, and a lost
+    connection is invalidated, so ``Database.session`` reports a dead server as before."""
+    connection = session if isinstance(session, sa.Connection) else session.connection()
+    pooled = connection.connection
+    driver = pooled.driver_connection
+    dialect = connection.dialect
+    sql = _driver_sql(statement, dialect)
+    cursor = pooled.info.get(_ROWS_CURSOR)
+    if cursor is None or cursor.closed or cursor.connection is not driver:
+        cursor = pooled.info[_ROWS_CURSOR] = driver.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())
+    except dialect.loaded_dbapi.Error as exc:
+        lost = bool(dialect.is_disconnect(exc, driver, cursor))
+        if lost:
+            connection.invalidate(exc)
+        raise sa.exc.DBAPIError.instance(
+            sql,
+            dict(params),
+            exc,
+            dialect.loaded_dbapi.Error,
+            hide_parameters=True,
+            connection_invalidated=lost,
+            dialect=dialect,
+        ) from exc
+
+
+@functools.lru_cache(maxsize=256)
+def _driver_sql(statement: sa.TextClause, dialect: sa.Dialect) -> str:
+    """``statement`` as the driver receives it from SQLAlchemy (its placeholder style)."""
+    return str(statement.compile(dialect=dialect))
 
 
 def _check_root_safe(pgdata: Path) -> None:
@@ -398,6 +447,18 @@ class Database:
         try:
             with self._sessions() as session, session.begin():
                 yield session
+        except sa.exc.OperationalError as exc:
+            raise DatabaseUnavailable(
+                f"The database at {redact(self.url)} cannot be reached: {_first_line(exc)}"
+            ) from exc
+
+    @contextmanager
+    def connection(self) -> Iterator[sa.Connection]:
+        """A connection in a transaction: committed on success, rolled back on error. Lighter
+        than :meth:`session` (no ORM session around it) for what every question runs."""
+        try:
+            with self.engine.begin() as connection:
+                yield connection
         except sa.exc.OperationalError as exc:
             raise DatabaseUnavailable(
                 f"The database at {redact(self.url)} cannot be reached: {_first_line(exc)}"

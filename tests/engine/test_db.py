@@ -130,3 +130,42 @@ def test_vector_literal_is_pgvectors_text_form_to_seven_significant_digits() -> 
     assert dbm.vector_literal(values) == "[" + ",".join(f"{x:.7g}" for x in values) + "]"
     assert dbm.vector_literal(values) == "[0.1234568,-0.5,1e-40,1.5e+30,-0,3,0.3]"
     assert dbm.vector_literal([]) == "[]"
+
+
+def test_rows_through_the_driver_are_the_statements_rows_in_the_same_transaction(
+    db: dbm.Database,
+) -> None:
+    """What every question's search runs (``fetch_rows``): the rows ``execute`` would give,
+    inside the caller's transaction (a setting made there is seen), on a cursor kept for the
+    pooled connection."""
+    statement = sa.text("SELECT :a + 1, CAST(:b AS text[]), current_setting('hnsw.ef_search')")
+    with db.connection() as connection:
+        connection.execute(sa.text("SET LOCAL hnsw.ef_search = 77"))
+        first = dbm.fetch_rows(connection, statement, {"a": 41, "b": ["x", "y"]})
+        again = dbm.fetch_rows(connection, statement, {"a": 1, "b": []})
+        expected = [tuple(r) for r in connection.execute(statement, {"a": 41, "b": ["x", "y"]})]
+    assert first == expected == [(42, ["x", "y"], "77")]
+    assert again == [(2, [], "77")]
+    with db.session() as session:  # a session's connection works the same way
+        assert dbm.fetch_rows(session, sa.text("SELECT 100 % 7"), {}) == [(2,)]
+
+
+def test_a_connection_lost_mid_search_is_a_user_safe_error_and_the_next_search_works(
+    db: dbm.Database,
+) -> None:
+    with pytest.raises(DatabaseUnavailable) as info, db.connection() as connection:
+        dbm.fetch_rows(
+            connection,
+            sa.text("SELECT pg_terminate_backend(pg_backend_pid()), :secret"),
+            {"secret": "Mrs Example, 07700 900123"},
+        )
+    assert "07700" not in str(info.value)
+    with db.connection() as connection:
+        assert dbm.fetch_rows(connection, sa.text("SELECT :n"), {"n": 5}) == [(5,)]
+
+
+def test_a_failing_statement_through_the_driver_hides_its_parameters(db: dbm.Database) -> None:
+    with pytest.raises(sa.exc.ProgrammingError) as info, db.connection() as connection:
+        dbm.fetch_rows(connection, sa.text("SELECT no_such_column, :who"), {"who": "Jane"})
+    assert "Jane" not in str(info.value)
+    assert "parameters hidden" in str(info.value)

@@ -265,16 +265,20 @@ def test_fusion_of_nothing_is_empty() -> None:
 @pytest.mark.parametrize(
     ("statement", "extra"),
     [
-        (retrieval._VECTOR_SQL, {}),  # the kNN alone (the benchmarks' reference)
+        (retrieval._VECTOR_SQL, {"audiences": ["public"], "k": 30}),  # the benchmarks' reference
         (
-            retrieval._SEARCH_SQL,
+            retrieval.search_statement(("public", "staff"), 30),
             {"orquery": "'park'", "words": ["park"]},
         ),  # both arms and details in one statement
+        (
+            retrieval.search_statement(("public",), 30),
+            {"orquery": "'park'", "words": ["park"]},
+        ),  # the same with the public keyword arm (a kiosk's search)
     ],
-    ids=["vector arm alone", "one-statement search"],
+    ids=["vector arm alone", "one-statement search", "one-statement public search"],
 )
 def test_the_vector_arm_uses_the_hnsw_index(
-    corpus: Retriever, db: Database, statement: sa.TextClause, extra: dict[str, str]
+    corpus: Retriever, db: Database, statement: sa.TextClause, extra: dict[str, object]
 ) -> None:
     vector = "[" + ",".join(["0.05"] * 384) + "]"
     with db.session() as session:
@@ -284,11 +288,38 @@ def test_the_vector_arm_uses_the_hnsw_index(
         plan = "\n".join(
             str(row[0])
             for row in session.execute(
-                sa.text("EXPLAIN " + str(statement.text)),
-                {"q": vector, "audiences": ["public"], "k": 30, **extra},
+                sa.text("EXPLAIN " + str(statement.text)), {"q": vector, **extra}
             )
         )
     assert "chunks_embedding_hnsw" in plan, plan
+
+
+@pytest.mark.parametrize("audiences", [("public", "staff"), ("public",)])
+def test_the_generic_plan_of_the_search_uses_the_hnsw_index(
+    corpus: Retriever, db: Database, audiences: tuple[str, ...]
+) -> None:
+    """Searches run on a generic plan (planned once per connection, not per question): it must
+    be the same index scan a plan for one question's values is."""
+    text = retrieval.search_statement(audiences, 30).text
+    for number, name in enumerate(("q", "orquery", "words"), start=1):
+        text = text.replace(f":{name}", f"${number}")
+    with db.session() as session:
+        for setting in ("enable_seqscan", "enable_sort", "enable_bitmapscan"):
+            session.execute(sa.text(f"SET LOCAL {setting} = off"))
+        plan = "\n".join(
+            str(row[0])
+            for row in session.execute(
+                sa.text("EXPLAIN (GENERIC_PLAN) " + text.replace(":", "\\:"))
+            )
+        )
+    assert "chunks_embedding_hnsw" in plan, plan
+
+
+def test_search_statements_write_in_known_audiences_only() -> None:
+    with pytest.raises(ValueError):
+        retrieval.search_statement(("public", "x'); DROP TABLE chunks; --"), 30)
+    text = retrieval.search_statement(("public",), 12).text
+    assert "ARRAY['public']" in text and "LIMIT 12" in text and ":k" not in text
 
 
 # -- the real embedding model ----------------------------------------------------------------
