@@ -298,3 +298,37 @@ def test_general_words_around_an_unknown_thing_still_get_the_refusal(
     done = final(clinic.ask(question, chat=chat))
     assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
     assert done.citations == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # A relative is what the documents call "family" or "a relative"; a language name is a
+        # "language" an "interpreter" works in (everyday_words.yaml synonyms).
+        ("my auntie only speaks Somali, can somebody translate for her", "interpret"),
+        ("can my son translate from Punjabi for me at the appointment", "interpret"),
+        ("can my stepmum come in with me as well as a chaperone", "relative"),
+    ],
+)
+def test_relatives_and_languages_are_answered(clinic: Clinic, question: str, expected: str) -> None:
+    done = final(clinic.ask(question))
+    assert done.outcome is Outcome.EXTRACTIVE, done.text
+    assert any(expected in q for q in assert_quoted_from_cited_passages(done)), done.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # The clinic's name holds "Family": a relative never answers from that alone.
+        "can my grandma get a pensioner discount on parking fines",
+        "do you sell Turkish delight in reception",
+        "does my nephew's school nurse work here",
+    ],
+)
+def test_relatives_and_languages_around_an_unknown_thing_still_get_the_refusal(
+    clinic: Clinic, question: str
+) -> None:
+    chat = FakeChat.raising()
+    done = final(clinic.ask(question, chat=chat))
+    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
+    assert done.citations == ()
