@@ -1,10 +1,11 @@
 """Screenshot of the kiosk's answer to the fasting question on the real engine (run under Xvfb).
 
     .venv/bin/clinic-assistant --data-dir DIR ingest --quiet knowledge
-    xvfb-run -s "-screen 0 1920x1080x24" .venv/bin/python scripts/kiosk_fasting_screenshot.py DIR
+    xvfb-run -s "-screen 0 1920x1920x24" .venv/bin/python scripts/kiosk_fasting_screenshot.py DIR
 
-writes docs/screenshots/kiosk-fasting-answer-1920x1080.png: the sentence-level extractive answer
-(no model configured) with its citation, as a patient sees it after asking.
+writes docs/screenshots/kiosk-fasting-answer-WxH.png at each screen size clinics own (1920x1080,
+1366x768, 1280x1024, portrait 1080x1920, 1024x768): the sentence-level extractive answer (no
+model configured) with its citation, as a patient sees it after asking.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from engine.events import Route  # noqa: E402
 from engine.ops.service import build_backend  # noqa: E402
-from engine.ops.settings import KioskSettings, load_settings  # noqa: E402
+from engine.ops.settings import KioskSettings, Settings, load_settings  # noqa: E402
 from kiosk_app import style  # noqa: E402
 from kiosk_app.idle import FakeClock  # noqa: E402
 from kiosk_app.window import KioskWindow  # noqa: E402
 
 QUESTION = "How long do I need to fast before a blood test?"
-SIZE = (1920, 1080)
-OUT = ROOT / "docs" / "screenshots" / "kiosk-fasting-answer-1920x1080.png"
+SIZES = ((1920, 1080), (1366, 768), (1280, 1024), (1080, 1920), (1024, 768))
+OUT = ROOT / "docs" / "screenshots"
 
 
 def settle(app: QApplication, until=lambda: True, ms: int = 60000) -> None:
@@ -48,10 +49,16 @@ def main() -> int:
     assert isinstance(app, QApplication)
     style.apply(app)
     settings = load_settings(None, data_dir).replace(kiosk=KioskSettings(fullscreen=False))
+    for size in SIZES:
+        shoot(app, settings, size)
+    return 0
+
+
+def shoot(app: QApplication, settings: Settings, size: tuple[int, int]) -> None:
     backend = build_backend(settings, audience="public", channel="kiosk")
     window = KioskWindow(backend, settings, clock=FakeClock(), router=lambda _q: Route.INFORMATION)
     window.setWindowFlag(Qt.WindowType.FramelessWindowHint)
-    window.setGeometry(0, 0, *SIZE)
+    window.setGeometry(0, 0, *size)
     window.show()
     settle(app, lambda: not window.background_busy())
     window.welcome.input.edit.setText(QUESTION)
@@ -67,11 +74,14 @@ def main() -> int:
 
     settle(app, answered)
     settle(app, ms=500)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    window.grab().save(str(OUT))
-    print(OUT)
+    OUT.mkdir(parents=True, exist_ok=True)
+    out = OUT / f"kiosk-fasting-answer-{size[0]}x{size[1]}.png"
+    window.grab().save(str(out))
+    print(out)
     window.shutdown()
-    return 0
+    window.close()
+    window.deleteLater()  # gone before the next size's window is built
+    settle(app, ms=300)
 
 
 if __name__ == "__main__":
