@@ -17,7 +17,7 @@ from engine.safety.rules import Rule, alt, rule
 PERSON = alt(
     "he,she,they,hes,shes,theyre,him,her,them,baby,child,son,daughter,husband,wife,partner,"
     "mum,mom,mam,mummy,dad,daddy,father,mother,friend,brother,sister,grandma,grandad,granddad,"
-    "nan,nana,grandpa,granny,someone,somebody,person,man,woman,boy,girl,kid,toddler,patient,"
+    "nan,nana,grandpa,granny,grandmother,grandfather,someone,somebody,person,man,woman,boy,girl,kid,toddler,patient,"
     "boyfriend,girlfriend,neighbour,neighbor,colleague,uncle,aunt,auntie,grandson,granddaughter,"
     "lady,gentleman,guy,bloke,chap,lad,lass,teenager,pensioner,men,women,people"
 )
@@ -58,6 +58,10 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:heart attack|cardiac arrest|no pulse|heart (?:has |is )?stopped)\b",
         r"\b(?:clutching|clutches|clutched|gripping|grabbing|holding) (?:at )?(?:his|her|my|their)"
         r" (?:chest|heart)\b",
+        # Non-native word order: "my wife chest very pain", "pain in chest", "chest have pain".
+        r"\bchest (?:is |has |have |got |very |so |much |big |too |bad )+(?:pain|pains|hurt|hurts"
+        r"|hurting|ache|aching|pressure|tight)\b",
+        r"\b(?:pain|pains|pressure|tightness|ache|hurt|hurting) (?:in|on) chest\b",
     ),
     rule(
         "breathing",
@@ -100,6 +104,9 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:cant|cannot|can not|couldnt|wont|will not|not|isnt) (?:wake|waking|be woken"
         r"|rouse)\b",
         rf"\b{PERSON} (?:is |isnt |was |s |has )?(?:not |stopped )?(?:responding|moving)\b",
+        # Non-native negation: "he no breathing", "my mother no wake up".
+        rf"\b{PERSON} (?:is |was )?no (?:breathing|breathe|breath|wake|waking|wake up|respond"
+        r"|responding|answer|answering|move|moving)\b",
         # A person down, said without "collapsed": "there's a man on the floor in your toilets",
         # "an old man is on the floor by the lift", "a kid is lying face down by the swings",
         # "a lady has fallen over in the corridor", "the man in the queue has gone down".
@@ -170,7 +177,7 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|raise|use|feel) (?:his|her|my|their|the|one)(?: left| right)? (?:side|half|arm|leg"
         r"|hand)\b",
         r"\b(?:one|left|right) (?:side|arm|leg)\b(?: of (?:his|her|my|their|the) body)? (?:\w+ )"
-        r"{0,2}?(?:wont|cant|will not|isnt|not|stopped|doesnt) (?:move|moving|working|work"
+        r"{0,2}?(?:wont|cant|will not|isnt|not|no|stopped|doesnt) (?:move|moving|working|work"
         r"|respond|responding)\b",
         r"\b(?:speech|words|talking|voice) (?:\w+ ){0,2}?(?:slurred|slurring|garbled|jumbled"
         r"|muddled|all wrong|nonsense|gibberish)\b|\btalking (?:nonsense|gibberish)\b",
@@ -180,6 +187,9 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:arm|arms|leg|legs|hand) (?:has |have )?(?:suddenly |just )?(?:gone|went|turned"
         r"|suddenly feels|suddenly felt) (?:all |really |very )?(?:heavy|useless)\b",
         r"\b(?:arm|leg|hand) (?:\w+ ){0,2}?(?:useless|like a dead weight)\b",
+        # Non-native negation: "cannot speak and arm no move".
+        r"\b(?:arm|arms|leg|legs|hand|side|face) (?:is |has )?no (?:move|moving|work|working"
+        r"|feel|feeling)\b",
     ),
     rule(
         "bleeding",
@@ -193,6 +203,9 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:coughing|vomiting|throwing|spitting|vomited|threw|coughed) (?:up )?blood\b",
         r"\b(?:haemorrhage|hemorrhage|haemorrhaging|hemorrhaging)\b",
         r"\bdeep (?:cut|wound|gash|laceration)\b",
+        # "the towel is soaked through with blood", "dripping red".
+        r"\b(?:soaked|soaking|drenched|dripping|pooling) (?:\w+ ){0,2}?(?:in |with |through )?"
+        r"(?:blood|red)\b(?! (?:spots|rash|marks|patches|eyes|wine|paint|dye))",
     ),
     rule(
         "anaphylaxis",
@@ -239,6 +252,10 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:took|taken|swallowed|ate|eaten) (?:a whole|the whole|a|all (?:of )?(?:my|his|her"
         r"|their|the)) (?:bottle|pack|packet|box|packets|boxes|strip)\b",
         r"\baccidentally (?:took|taken|had|swallowed|given|gave|injected|ate|eaten|drank)\b",
+        # "he eat many tablet", "she swallowed a lot of pills": a quantity eaten or swallowed.
+        r"\b(?:eat|ate|eaten|took|taken|swallow|swallowed|drank|drunk)\b (?:\w+ ){0,2}?(?:many"
+        r"|lot of|lots of|a lot of|a load of|loads of|all the|all of the|whole|handful of"
+        r"|handfuls of) (?:\w+ )?(?:tablet|tablets|pill|pills|medicine|medicines|capsules)\b",
         # A child who ate someone's medicines: "my toddler ate a load of my iron tablets".
         rf"\b{CHILD}\b.{{0,60}}\b(?:ate|eaten|eating|swallowed|swallowing|drank|drunk|chewed"
         r"|got into|getting into|found|has had|had some|munched) (?:\w+ ){0,7}?(?:tablets|pills"
@@ -261,6 +278,9 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|scalded)\b",
         r"\b(?:badly|severely|seriously) (?:burnt|burned|scalded)\b",
         r"\b(?:burnt|burned|scalded) (?:badly|severely|all over)\b",
+        # "burned his arm with hot water very bad": how bad said after the burn.
+        r"\b(?:burnt|burned|scalded)\b.{0,50}\b(?:very bad|really bad|so bad"
+        r"|very badly|really badly|very deep|very big|huge)\b",
         r"\bon fire\b|\belectric shock\b|\belectrocuted\b",
     ),
     rule(

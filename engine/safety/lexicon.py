@@ -47,6 +47,17 @@ MISSPELLINGS: dict[str, str] = {
     "wanna": "want to", "pls": "please", "plz": "please", "plez": "please", "u": "you",
     "ur": "your", "cnt": "cant", "carnt": "cant", "cannt": "cant", "caint": "cant",
     "unconshus": "unconscious", "colapsed": "collapsed", "colapse": "collapse",
+    # Non-native and phonetic spellings (hsafety, 2026-12-01).
+    "vomitting": "vomiting", "vommiting": "vomiting", "vomting": "vomiting",
+    "vomitted": "vomited", "feaver": "fever", "fevar": "fever", "fevor": "fever",
+    "wakeing": "waking", "wakup": "wake up", "speek": "speak", "speeking": "speaking",
+    "speach": "speech", "alot": "a lot", "hart": "heart",
+    "drowzy": "drowsy", "drousy": "drowsy", "presure": "pressure", "preasure": "pressure",
+    "pregant": "pregnant", "pregnent": "pregnant", "pragnant": "pregnant",
+    "temprature": "temperature", "temperture": "temperature", "tempreture": "temperature",
+    "asma": "asthma", "azthma": "asthma", "ashtma": "asthma", "diabetik": "diabetic",
+    "diebetic": "diabetic", "diabetc": "diabetic", "siezing": "seizing", "tablit": "tablet",
+    "tablits": "tablets", "pils": "pills", "medecine": "medicine", "medicin": "medicine",
 }  # fmt: skip
 
 PROTECTED_WORDS: frozenset[str] = frozenset(

@@ -1,8 +1,10 @@
 """Deterministic safety routing: which of four paths a question takes, decided without a model.
 
-Order: emergency first, then clinical advice, then appointment, else information. The rules are in
-:mod:`engine.safety.rules` (and the reasons for where each line is drawn); this module normalises
-the question, runs them in that order and records which rule fired. :func:`combine` folds in an
+Order: emergency first (a single sign, :mod:`engine.safety.emergency_rules`, then two ordinary
+signs that together are a red flag, :mod:`engine.safety.danger_signs`), then clinical advice,
+then appointment, else information. The rules are in :mod:`engine.safety.rules` (and the reasons
+for where each line is drawn); this module normalises the question, runs them in that order and
+records which rule fired. :func:`combine` folds in an
 optional model second opinion, which can only make the outcome safer.
 
 It must never: call a model, the network or the database; raise on any input; be slow (the rules
@@ -14,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.events import Route
-from engine.safety import emergency_rules, near_misses, rules
+from engine.safety import danger_signs, emergency_rules, near_misses, rules
 from engine.safety.text import canonical_tokens, normalise
 
 # Higher is safer: a second opinion may move a question up this order, never down.
@@ -47,9 +49,14 @@ def route_question(question: str) -> RoutingDecision:
         return RoutingDecision(Route.INFORMATION, "information:empty")
     # Benign near-misses ("dying for a cuppa", a face that looks odd in a photo, a stroke years
     # ago) are rewritten for the emergency rules only (engine.safety.near_misses).
-    name = rules.first_match(emergency_rules.EMERGENCY_RULES, near_misses.neutralise(text))
+    neutral = near_misses.neutralise(text)
+    name = rules.first_match(emergency_rules.EMERGENCY_RULES, neutral)
     if name is not None:
         return RoutingDecision(Route.EMERGENCY, f"emergency:{name}")
+    # Two ordinary signs that together are a red flag ("drowsy and panting, he has type 1").
+    name = danger_signs.danger_combination(neutral)
+    if name is not None:
+        return RoutingDecision(Route.EMERGENCY, f"emergency:danger_signs:{name}")
     name = rules.first_match(rules.CLINICAL_RULES, text)
     if name is not None:
         return RoutingDecision(Route.CLINICAL, f"clinical:{name}")

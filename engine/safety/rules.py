@@ -73,7 +73,7 @@ ACTIONS = alt(
     "decreasing,reduce,reducing,lower,lowering,double,doubling,halve,halving,split,crush,"
     "crushing,come off,coming off,go off,continue,continuing,keep taking,carry on,pause,"
     "pausing,hold,withhold,give,giving,restart,resume,cut down on,use,using,go on,going on,"
-    "be on,being on,put on"
+    "be on,being on,put on,stay on,staying on,remain on"
 )
 # Words that make a question about money, not about how much medicine to take: "how much is a
 # rabies jab per dose?", "what does a single dose cost?". Only explicit money words: "how much is
@@ -94,6 +94,13 @@ TREATMENT = (
     "|screening|smear|smear test|statins|tablets|medication|medicine|inhaler|mmr|hpv|bcg"
     "|flu jab|covid jab)"
 )
+# A test or check a person may or may not need ("do I need an ECG?", "is an MRI needed for my
+# knee?", "should I have the bowel screening kit?").
+TESTS = (
+    "(?:mri|mri scan|ct|ct scan|ecg|echo|x ray|xray|ultrasound|scan|blood test|blood tests|bloods"
+    "|colonoscopy|endoscopy|biopsy|mammogram|screening|screening kit|smear|smear test|check"
+    "|checkup|check up|test|tests|health check|bone density scan)"
+)
 # A duration, not a quantity of medicine: "how many days before my omeprazole runs out".
 _DURATION = r"(?!(?:more )?(?:days|weeks|months|working days|hours)\b)"
 SYMPTOMS = alt(
@@ -110,7 +117,8 @@ SYMPTOMS = alt(
     "tummy ache,backache,back pain,sprain,sprained,fracture,broken,bite,bitten,sting,stung,"
     "burn,burnt,burned,cut,wound,stitches,symptom,symptoms,unwell,ill,"
     "sick(?! note| notes| pay| leave| line| certificate),poorly,allergy,"
-    "allergic,hay fever,blood pressure,chest infection,uti,thrush,period,periods"
+    "allergic,hay fever,blood pressure,chest infection,uti,thrush,period,periods,nosebleed,"
+    "nosebleeds,nose bleed,nose bleeds"
 )
 CONDITIONS = alt(
     "cancer,diabetes,covid,corona,flu,influenza,a cold,uti,an infection,infection,sepsis,"
@@ -123,6 +131,7 @@ CONDITIONS = alt(
     "conjunctivitis,an ear infection,ear infection,sinusitis,kidney stones,gallstones,"
     "appendicitis,a fracture,fracture,a broken \\w+,a sprain,skin cancer,melanoma,"
     "endometriosis,pcos,menopause,a blood clot,blood clot,dvt,a heart condition,heart disease,"
+    "glaucoma,dementia,alzheimers disease,parkinsons,ms,multiple sclerosis,a stroke,"
     "something wrong,something serious,anything serious,anything wrong,a disease,a condition"
 )
 MEASURES = alt(
@@ -205,6 +214,14 @@ CLINICAL_RULES: Sequence[Rule] = (
         # "which malaria tablets are best for me?": choosing a medicine for a person.
         rf"\b(?:which|what) (?:\w+ ){{0,2}}?{MEDS}\b.{{0,40}}\b(?:best|right|suitable|should)"
         r" (?:for )?(?:me|my \w+|him|her|us|them|i|take)\b",
+        # A medicine named, then what to do with it by pronoun: "I've been on antidepressants a
+        # year, can I just stop them now?"; raising, dropping or weaning off one's own medicine.
+        rf"\b{MEDS}\b.{{0,80}}\b(?:stop|stopping|come off|coming off|quit|quitting|skip|halve"
+        r"|double|cut down on|cut back on|reduce|increase|up|bump up|put up|wean (?:myself |him"
+        r" |her )?off) (?:taking )?(?:them|it|these|those)\b",
+        rf"\b(?:(?<!pick )(?<!picking )(?<!picked )(?<!pop )(?<!top )(?<!collect )up|bump up|put up"
+        rf"|quit|ditch|wean (?:myself |him |her |them )?off|drop) (?:my|his"
+        rf"|her|their) (?:\w+ )?{MEDS}\b(?! (?:off|in|at|round|to|into|prescription))",
     ),
     rule(
         "dose",
@@ -241,6 +258,13 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"\b(?:is|are|could|might) (?:this|it|that|these|those)(?: be)? (?:something|anything)"
         r" (?:bad|serious|wrong|dangerous|nasty|sinister|worrying|to worry about)\b",
         r"\b(?:is|are) (?:this|it|that|these|those) (?:a )?(?:bad|worrying|warning|good) signs?\b",
+        r"\b(?:is|are) (?:this|it|that|these|those) (?:a )?(?:worry|concern|worrying|concerning)\b",
+        # "does this sound like my gallbladder?", "is a lump like that likely to be cancer?"
+        rf"\b(?:sound|sounds|look|looks|seem|seems|feel|feels) like (?:(?:her|his|my|their) "
+        rf"(?:\w+ )?{ORGANS}|{CONDITIONS})\b|\blikely to be (?:a |an )?(?:{CONDITIONS}"
+        rf"|(?:her|his|my|their) (?:\w+ )?{ORGANS})\b",
+        # "my periods stopped for 3 months, am I ok?" (a question that ends there).
+        r"\b(?:am i|is (?:he|she)|are (?:they|we)) (?:ok|okay|alright|all right|normal)$",
         r"\bdo (?:i|we) need to (?:worry|be worried|be concerned)\b",
         r"\b(?:is|was|are) (?:that|this|it|these|those) (?:too )?(?:bad|high|low)\b",
         # "is this rash on my arm serious?": the worry word may come a few words later.
@@ -267,6 +291,15 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"\b(?:have|has) (?:i|he|she|they|my \w+) got {CONDITIONS}\b",
         rf"\b(?:could|can|might|would) (?:it|this|that|these) be (?:a sign of )?{CONDITIONS}\b",
         r"\bwhat(?:s| s| is)? wrong with (?:me|my|him|her|them|us)\b",
+        # "is it dementia?", "is that an infection?" (not "is it flu season?").
+        rf"\b(?:is|was) (?:it|this|that) (?:a sign of |a symptom of )?{CONDITIONS}\b(?! (?:season"
+        r"|jab|jabs|vaccine|vaccines|vaccination|clinic|clinics|test|tests|testing|screening"
+        r"|service|services|nurse|awareness|week|month|leaflet|team|unit|friendly|aware|support"
+        r"|cafe|group|groups))",
+        rf"\b(?:show|tell|know|find out|check|see|test) (?:if|whether) (?:i|he|she|we|they|my \w+)"
+        rf" (?:have|has|had|got|have got|has got) {CONDITIONS}\b",
+        r"\b(?:what are|whats|what s) (?:my|his|her|their) chances\b|\bsurvival (?:rate|rates"
+        r"|chances?)\b",
         r"\bdiagnos(?:e|is|ed|ing)\b|\bprognosis\b",
         r"\b(?:am|is|are) (?:i|he|she|my \w+) (?:ill|sick|unwell|pregnant|infected|contagious)\b",
         rf"\b(?:i have|ive got|i got|im having|i am having|i keep getting|i keep having|i get"
@@ -296,6 +329,9 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"\b(?:my|his|her|their|our) (?:\w+ ){1,3}?(?:came|come|comes) back (?:at |as |with |"
         r"showing )?(?:a )?(?:\d|high|low|raised|abnormal|positive|borderline)",
         rf"\b(?:a|an|my|his|her|their) {MEASURES} (?:level |reading |result )?(?:of|at) \d",
+        # A blood pressure reading asked about: "is 150 over 95 high for my age?"
+        r"\b\d{2,3} (?:over|on) \d{2,3}\b.{0,40}\b(?:high|low|ok|okay|normal|bad|good|fine"
+        r"|mean|worrying|dangerous)\b",
     ),
     rule(
         "pregnancy",
@@ -339,6 +375,27 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"\bshould (?:i|my \w+|he|she|we|they) (?:have|get|take|be given|receive) (?:the |a |an "
         r"|my |his |her |their )?(?:\w+ )?(?:jab|jabs|vaccine|vaccines|vaccination|booster"
         r"|immunisation|immunization|shot)\b",
+        # Whether the person needs a test: "do I need an ECG?", "is an MRI needed for my knee?",
+        # "should I have the bowel screening kit?" (not "where should I have my blood test?").
+        rf"\b(?:do|does|will|would) (?:i|he|she|we|they|my \w+) (?:really |actually |still )?need"
+        rf" (?:to have |to get )?(?:a |an |the |my |his |her |another )?(?:\w+ )?{TESTS}\b"
+        r"(?! (?:appointment|booking|form|letter|result|results|before|to be booked))",
+        rf"\b(?:is|are|would) (?:a |an |the )?(?:\w+ )?{TESTS} (?:needed|necessary|required"
+        r"|a good idea|worth it|worth having|worth doing) (?:for (?:me|him|her|them|my|his|her"
+        r"|their)|in my case|at my age)\b",
+        rf"(?<!where )(?<!when )(?<!how )(?<!what time )(?<!which day )\bshould (?:i|we|he|she"
+        rf"|they|my \w+) (?:have|get|do|take|book) (?:a |an |the |my |his |her )?(?:\w+ ){{0,2}}?"
+        rf"{TESTS}\b(?! (?:before|after|on|at|in|done|booked|results))",
+        r"\b(?:advise|recommend|suggest) (?:that )?(?:me|him|her|us|my \w+) (?:to )?(?:have|get"
+        r"|take|go on|come off|stop|start)\b",
+        # Whether the person should have a check at all: "I'm 40, should I be getting my
+        # cholesterol checked?" (not "where should I get my bloods checked?").
+        r"(?<!where )(?<!when )(?<!how )(?<!what time )\b(?:should|ought) (?:i|we|he|she|they"
+        r"|my \w+) (?:to )?(?:be )?(?:getting|having|get|have) (?:my |his |her |their |a |an "
+        r"|the )?(?:\w+ ){0,2}?(?:checked|tested|screened|looked at|scanned|x rayed|checked out)\b",
+        r"\b(?:do|does) (?:i|he|she|we|they|my \w+) need (?:to (?:get|have) )?(?:my |his |her"
+        r" |their )(?:\w+ ){0,2}?(?:checked|tested|screened|looked at|scanned)\b",
+        rf"\b(?:have|get|take) (?:the |a |an |my |his |her )?(?:\w+ ){{0,2}}?{TREATMENT} safely\b",
     ),
     rule(
         "my_condition",
@@ -365,8 +422,8 @@ CLINICAL_RULES: Sequence[Rule] = (
         # "I've been sick all night, can I still have my blood test?"
         rf"\b(?:ive been|i have been|ive had|i had|im|i am|i feel|ive got|i have|i get|i go|i keep"
         rf" getting|(?:hes|shes) been"
-        rf"|(?:he|she|my \w+) (?:has been|has|is)) (?:\w+ ){{0,3}}?{SYMPTOMS}\b.{{0,60}}\b(?:can"
-        rf"|should|could) (?:i|we|he|she|they) still\b",
+        rf"|(?:he|she|my \w+) (?:has been|has|had|is)) (?:\w+ ){{0,3}}?{SYMPTOMS}\b.{{0,60}}"
+        rf"\b(?:can|should|could) (?:i|we|he|she|they) still\b",
         # "my son is on steroids, can he have his jabs?", "I've had a transplant, can I still
         # get the yellow fever vaccine?": the person's own medicine or condition, then a request.
         rf"\b(?:im on|i am on|(?:hes|shes|theyre) on|(?:he|she|my \w+) (?:is|are) on|i take"
@@ -376,7 +433,8 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"\b(?:i have|ive got|ive had|i had|i suffer from|(?:he|she|my \w+) (?:has|had))"
         rf" (?:a |an )?(?:\w+ ){{0,2}}?(?:{CONDITIONS[3:-1]}|transplant|disorder|implant|pacemaker"
         rf"|stent|valve|allergy|immune|chemo|chemotherapy|dialysis)\b.{{0,60}}\b(?:can|could"
-        rf"|should|may) (?:i|he|she|they|we|my \w+) (?:still )?(?:have|get|go|be)\b",
+        rf"|should|may) (?:i|he|she|they|we|my \w+) (?:still )?(?:have|get|go|be|take|eat"
+        rf"|drink)\b",
         rf"\b(?:can|could|should|may) (?:i|he|she|they|we|my \w+) (?:who has|who have|with)"
         rf" (?:a |an )?(?:\w+ ){{0,2}}?(?:{CONDITIONS[3:-1]}|transplant|disorder|implant|pacemaker"
         rf"|stent|valve|allergy|immune|chemo|chemotherapy|dialysis)\b.{{0,40}}\b(?:have|get|go"

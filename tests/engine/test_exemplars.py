@@ -30,6 +30,7 @@ EVALUATION_SETS = (
     "title-context-judging.yaml",
     "existence-judging.yaml",
     "family-language-judging.yaml",
+    "safety-judging-3.yaml",
 )
 
 
@@ -72,7 +73,7 @@ def test_a_malformed_bank_is_refused(tmp_path: Path) -> None:
 
 SMALL = ExemplarBank(
     [
-        Exemplar(Route.EMERGENCY, "person_down", "grandmother floor limp grey cold"),
+        Exemplar(Route.EMERGENCY, "person_down", "grandmother floor still cold quiet"),
         Exemplar(Route.CLINICAL, "could_it_be_cancer", "lump armpit tumour cancer growing"),
         Exemplar(Route.APPOINTMENT, "clinician_free", "when is doctor rahman available"),
         Exemplar(Route.INFORMATION, "what_to_bring", "bring passport list medicines visit"),
@@ -82,7 +83,7 @@ SMALL = ExemplarBank(
 
 def test_a_question_close_to_a_stop_phrasing_is_raised_even_when_no_rule_matched() -> None:
     embedder = FakeEmbedder()
-    question = "grandmother floor limp grey cold"  # no emergency rule's words
+    question = "grandmother floor still cold quiet"  # no emergency rule's words
     assert route_by_rules(question, []).decision.route is Route.INFORMATION
     plan = plan_route(question, [], embedder, SMALL)
     assert plan.decision.route is Route.EMERGENCY
@@ -142,7 +143,7 @@ def test_an_appointment_stays_when_the_exemplars_see_nothing_safer() -> None:
 
 def test_the_emergency_of_the_question_followed_carries_into_a_long_follow_up() -> None:
     embedder = FakeEmbedder()
-    history = [Turn("grandmother floor limp grey cold", "Call 999.")]
+    history = [Turn("grandmother floor still cold quiet", "Call 999.")]
     question = "what should we do, the kids are here and we are waiting for a taxi to town"
     joined = f"{history[0].question} {question}"
     # The joined text alone is too diluted to reach the emergency exemplar ...
