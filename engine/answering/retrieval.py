@@ -54,6 +54,16 @@ from engine.answering.query_words import (
 )
 from engine.ops.db import Database, fetch_rows, vector_literal
 from engine.ops.settings import Settings
+from engine.safety.rules import (
+    BODY,
+    CONDITIONS,
+    MEASURES,
+    MEDS,
+    ORGANS,
+    PREGNANCY,
+    SYMPTOMS,
+    TREATMENT,
+)
 
 
 @dataclass(frozen=True)
@@ -350,6 +360,17 @@ def _idf(total: int, frequency: int) -> float:
     return math.log(1 + total / (1 + frequency))
 
 
+# A question about health (a symptom, condition, body part, medicine, measure, treatment or
+# pregnancy, as the safety rules name them) keeps the full weight of every word the documents
+# never use, general words included: it is refused more often, and a refused question is what the
+# safety net reads. Without this, one clinical question of a fresh set was answered from the
+# documents instead of reaching the net (docs/evaluation.md, "General words").
+_ABOUT_HEALTH = re.compile(
+    rf"\b(?:{SYMPTOMS}|{CONDITIONS}|{BODY}|{MEDS}|{MEASURES}|{TREATMENT}|{PREGNANCY}|{ORGANS})\b",
+    re.IGNORECASE,
+)
+
+
 class Retriever:
     """Searches one database's chunks for one embedding model's floor."""
 
@@ -388,7 +409,12 @@ class Retriever:
                     _pg_stem(w) for w in _LETTERS.findall(question_text.lower()) if may_be_typo(w)
                 }
                 groups, weights = self._term_groups(
-                    connection, lexemes, typos, (prepared[4], prepared[5]), public=public
+                    connection,
+                    lexemes,
+                    typos,
+                    (prepared[4], prepared[5]),
+                    public=public,
+                    general=not _ABOUT_HEALTH.search(question_text),
                 )
             words = sorted(set().union(*groups.values())) if groups else []
             orquery = " | ".join(_quote_lexeme(lex) for lex in words) or None
@@ -474,6 +500,7 @@ class Retriever:
         generation: tuple[object, ...],
         *,
         public: bool,
+        general: bool = True,
     ) -> tuple[dict[str, set[str]], dict[str, float]]:
         """Each question lexeme -> the lexemes that count as it in a passage (itself, its
         everyday-word synonyms, and, for a word no chunk holds, the chunk word it is a typo of),
@@ -497,13 +524,13 @@ class Retriever:
                     groups[lex].add(fixed)
                     doc_freq[fixed] = near[fixed]
         weights = {}
-        general = general_stems(_pg_stem)
+        light = general_stems(_pg_stem) if general else frozenset()
         for lex, group in groups.items():
             seen = [doc_freq[w] for w in group if doc_freq.get(w, 0)]
             own = doc_freq.get(lex, 0)
             # A general word no chunk holds ("pull", "past") is hardly the subject: it weighs
             # what a word every chunk holds weighs, in the term share and the sentence evidence.
-            if lex in general and not seen:
+            if lex in light and not seen:
                 weights[lex] = _idf(total, total)
             else:
                 weights[lex] = _idf(total, own if own else max(seen, default=0))
