@@ -378,9 +378,10 @@ def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name:
     for path in root.glob("*.yaml"):
         if path.name != name:
             theirs |= _texts_of(path)
-    # Only this set's row is named, so that a failure never shows the row of another set.
-    close = sorted(q for q in mine if any(_near(q, other) for other in theirs))
-    assert close == []
+    # A count only: the rows of a fresh holdout must never be shown, not even by a failure (a
+    # failure printed two of them once). Find the row of the other set that is too close instead.
+    close = sum(1 for q in mine if any(_near(q, other) for other in theirs))
+    assert close == 0, f"{close} rows of {name} are near a row of another set or the bank"
 
 
 # -- the floor ---------------------------------------------------------------------------------
