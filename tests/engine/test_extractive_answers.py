@@ -101,6 +101,21 @@ def assert_quoted_from_cited_passages(done: DoneEvent) -> list[str]:
     return [q for q, _ in quotes]
 
 
+def assert_answered_with(clinic: Clinic, question: str, expected: str) -> None:
+    """An extractive answer whose quoted sentences (cited, at most three) include ``expected``."""
+    done = final(clinic.ask(question))
+    assert done.outcome is Outcome.EXTRACTIVE, done.text
+    assert any(expected in q for q in assert_quoted_from_cited_passages(done)), done.text
+
+
+def assert_refused_without_a_model(clinic: Clinic, question: str) -> None:
+    """The fixed refusal, no citation, and no model call (the fake chat raises if called)."""
+    chat = FakeChat.raising()
+    done = final(clinic.ask(question, chat=chat))
+    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
+    assert done.citations == ()
+
+
 def test_the_fasting_answer_is_at_most_three_cited_sentences(clinic: Clinic) -> None:
     events = clinic.ask(FASTING)
     done = final(events)
@@ -132,10 +147,7 @@ def test_opening_hours_are_table_lines_never_pipes(clinic: Clinic) -> None:
 def test_no_sentence_carries_the_subject_so_the_refusal_without_a_model_call(
     clinic: Clinic, question: str
 ) -> None:
-    chat = FakeChat.raising()
-    done = final(clinic.ask(question, chat=chat))
-    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
-    assert done.citations == ()
+    assert_refused_without_a_model(clinic, question)
 
 
 @pytest.mark.parametrize(
@@ -151,9 +163,7 @@ def test_no_sentence_carries_the_subject_so_the_refusal_without_a_model_call(
 def test_chat_spellings_typos_and_everyday_words_are_answered(
     clinic: Clinic, question: str, expected: str
 ) -> None:
-    done = final(clinic.ask(question))
-    assert done.outcome is Outcome.EXTRACTIVE, done.text
-    assert any(expected in q for q in assert_quoted_from_cited_passages(done)), done.text
+    assert_answered_with(clinic, question, expected)
 
 
 @pytest.mark.parametrize(
@@ -169,10 +179,7 @@ def test_chat_spellings_typos_and_everyday_words_are_answered(
 def test_clinic_adjacent_questions_in_chat_spelling_still_get_the_refusal(
     clinic: Clinic, question: str
 ) -> None:
-    chat = FakeChat.raising()
-    done = final(clinic.ask(question, chat=chat))
-    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
-    assert done.citations == ()
+    assert_refused_without_a_model(clinic, question)
 
 
 def test_a_guard_refused_model_reply_becomes_quotes_and_the_original_is_logged(
@@ -211,10 +218,7 @@ def test_the_models_own_refusal_stays_the_refusal(clinic: Clinic) -> None:
 def test_where_to_find_a_price_and_short_yes_no_questions_nobody_answers_are_refused(
     clinic: Clinic, question: str
 ) -> None:
-    chat = FakeChat.raising()
-    done = final(clinic.ask(question, chat=chat))
-    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
-    assert done.citations == ()
+    assert_refused_without_a_model(clinic, question)
 
 
 def test_where_to_find_a_price_may_be_answered_by_the_figure_itself(clinic: Clinic) -> None:
@@ -239,9 +243,7 @@ def test_where_to_find_a_price_may_be_answered_by_the_figure_itself(clinic: Clin
 def test_answerable_questions_in_other_words_are_answered(
     clinic: Clinic, question: str, expected: str
 ) -> None:
-    done = final(clinic.ask(question))
-    assert done.outcome is Outcome.EXTRACTIVE, done.text
-    assert any(expected in q for q in assert_quoted_from_cited_passages(done)), done.text
+    assert_answered_with(clinic, question, expected)
 
 
 @pytest.mark.parametrize(
@@ -258,10 +260,7 @@ def test_answerable_questions_in_other_words_are_answered(
 def test_questions_about_another_place_or_an_unnamed_medicine_are_refused(
     clinic: Clinic, question: str
 ) -> None:
-    chat = FakeChat.raising()
-    done = final(clinic.ask(question, chat=chat))
-    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
-    assert done.citations == ()
+    assert_refused_without_a_model(clinic, question)
 
 
 @pytest.mark.parametrize(
@@ -279,9 +278,7 @@ def test_questions_about_another_place_or_an_unnamed_medicine_are_refused(
 def test_general_words_the_documents_never_use_do_not_sink_an_answer(
     clinic: Clinic, question: str, expected: str
 ) -> None:
-    done = final(clinic.ask(question))
-    assert done.outcome is Outcome.EXTRACTIVE, done.text
-    assert any(expected in q for q in assert_quoted_from_cited_passages(done)), done.text
+    assert_answered_with(clinic, question, expected)
 
 
 @pytest.mark.parametrize(
@@ -297,10 +294,7 @@ def test_general_words_the_documents_never_use_do_not_sink_an_answer(
 def test_general_words_around_an_unknown_thing_still_get_the_refusal(
     clinic: Clinic, question: str
 ) -> None:
-    chat = FakeChat.raising()
-    done = final(clinic.ask(question, chat=chat))
-    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
-    assert done.citations == ()
+    assert_refused_without_a_model(clinic, question)
 
 
 @pytest.mark.parametrize(
@@ -314,9 +308,7 @@ def test_general_words_around_an_unknown_thing_still_get_the_refusal(
     ],
 )
 def test_relatives_and_languages_are_answered(clinic: Clinic, question: str, expected: str) -> None:
-    done = final(clinic.ask(question))
-    assert done.outcome is Outcome.EXTRACTIVE, done.text
-    assert any(expected in q for q in assert_quoted_from_cited_passages(done)), done.text
+    assert_answered_with(clinic, question, expected)
 
 
 @pytest.mark.parametrize(
@@ -331,10 +323,7 @@ def test_relatives_and_languages_are_answered(clinic: Clinic, question: str, exp
 def test_relatives_and_languages_around_an_unknown_thing_still_get_the_refusal(
     clinic: Clinic, question: str
 ) -> None:
-    chat = FakeChat.raising()
-    done = final(clinic.ask(question, chat=chat))
-    assert (done.outcome, done.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
-    assert done.citations == ()
+    assert_refused_without_a_model(clinic, question)
 
 
 @pytest.mark.parametrize(
@@ -352,9 +341,7 @@ def test_relatives_and_languages_around_an_unknown_thing_still_get_the_refusal(
 def test_the_sentence_that_means_the_answer_is_quoted(
     clinic: Clinic, question: str, expected: str
 ) -> None:
-    done = final(clinic.ask(question))
-    assert done.outcome is Outcome.EXTRACTIVE, done.text
-    assert any(expected in q for q in assert_quoted_from_cited_passages(done)), done.text
+    assert_answered_with(clinic, question, expected)
 
 
 def test_quotes_keep_the_evidence_order_when_the_embedder_fails(clinic: Clinic) -> None:

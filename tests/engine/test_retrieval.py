@@ -262,6 +262,15 @@ def test_fusion_of_nothing_is_empty() -> None:
 # -- the plan ---------------------------------------------------------------------------------
 
 
+def _plan(db: Database, explain: sa.TextClause, params: dict[str, object]) -> str:
+    """The plan of an EXPLAIN statement, costed as for many rows (a handful of rows would be
+    sorted in memory)."""
+    with db.session() as session:
+        for setting in ("enable_seqscan", "enable_sort", "enable_bitmapscan"):
+            session.execute(sa.text(f"SET LOCAL {setting} = off"))
+        return "\n".join(str(row[0]) for row in session.execute(explain, params))
+
+
 @pytest.mark.parametrize(
     ("statement", "extra"),
     [
@@ -281,16 +290,7 @@ def test_the_vector_arm_uses_the_hnsw_index(
     corpus: Retriever, db: Database, statement: sa.TextClause, extra: dict[str, object]
 ) -> None:
     vector = "[" + ",".join(["0.05"] * 384) + "]"
-    with db.session() as session:
-        # A handful of rows would be sorted in memory; make the planner cost them like many.
-        for setting in ("enable_seqscan", "enable_sort", "enable_bitmapscan"):
-            session.execute(sa.text(f"SET LOCAL {setting} = off"))
-        plan = "\n".join(
-            str(row[0])
-            for row in session.execute(
-                sa.text("EXPLAIN " + str(statement.text)), {"q": vector, **extra}
-            )
-        )
+    plan = _plan(db, sa.text("EXPLAIN " + str(statement.text)), {"q": vector, **extra})
     assert "chunks_embedding_hnsw" in plan, plan
 
 
@@ -303,15 +303,7 @@ def test_the_generic_plan_of_the_search_uses_the_hnsw_index(
     text = retrieval.search_statement(audiences, 30).text
     for number, name in enumerate(("q", "orquery", "words"), start=1):
         text = text.replace(f":{name}", f"${number}")
-    with db.session() as session:
-        for setting in ("enable_seqscan", "enable_sort", "enable_bitmapscan"):
-            session.execute(sa.text(f"SET LOCAL {setting} = off"))
-        plan = "\n".join(
-            str(row[0])
-            for row in session.execute(
-                sa.text("EXPLAIN (GENERIC_PLAN) " + text.replace(":", "\\:"))
-            )
-        )
+    plan = _plan(db, sa.text("EXPLAIN (GENERIC_PLAN) " + text.replace(":", "\\:")), {})
     assert "chunks_embedding_hnsw" in plan, plan
 
 
