@@ -36,7 +36,7 @@ from engine.answering.desk_queue_answers import (
     desk_queue_answer,
     desk_queue_question,
 )
-from engine.answering.extractive import MEANING_CANDIDATES, Quote, by_meaning, choose
+from engine.answering.extractive import Quote, choose
 from engine.answering.prompting import PROMPT_VERSION, build_messages, offered_text
 from engine.answering.qualification import router_allowed
 from engine.answering.retrieval import RetrievedPassage, Retriever
@@ -95,7 +95,6 @@ class AnswerInProgress:
     best: float | None = None
     prompt_version: str | None = None  # set once a prompt was sent to a model
     quotes: tuple[Quote, ...] = ()  # sentences of the kept passages that answer, best first
-    vector: Sequence[float] | None = None  # the question's embedding, to order quotes by meaning
 
     def with_timings(self, more: Mapping[str, float]) -> AnswerInProgress:
         return replace(self, timings={**self.timings, **more})
@@ -135,35 +134,6 @@ def _citation(number: int, passage: RetrievedPassage) -> Citation:
         similarity=passage.similarity,
         reviewed_on=passage.reviewed_on.isoformat() if passage.reviewed_on else None,
     )
-
-
-def quotes_by_meaning(
-    quotes: Sequence[Quote],
-    passages: Sequence[RetrievedPassage],
-    question_vector: Sequence[float] | None,
-    embedder: Embedder,
-) -> tuple[Quote, ...]:
-    """The best MEANING_CANDIDATES quotes reordered by meaning as well as words
-    (``extractive.by_meaning``): each sentence, under its passage's headings, is embedded and
-    compared with the question. For an extractive answer only (a model answers from whole
-    passages). Any failure keeps the evidence's own order: never breaks an answer."""
-    head = list(quotes[:MEANING_CANDIDATES])
-    if len(head) < 2 or question_vector is None:
-        return tuple(quotes)
-    try:
-        texts = [f"{passages[q.passage].label}\n{q.unit.text}" for q in head]
-        vectors = embedder.embed_passages(texts)
-        similarities = [_cosine(question_vector, v) for v in vectors]
-    except Exception:
-        log.warning("could not order the quoted sentences by meaning", exc_info=True)
-        return tuple(quotes)
-    return (*by_meaning(head, similarities), *quotes[MEANING_CANDIDATES:])
-
-
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    norm = (sum(x * x for x in a) * sum(y * y for y in b)) ** 0.5
-    return dot / norm if norm else 0.0
 
 
 def extractive_answer(
@@ -303,7 +273,6 @@ class Assistant:
             timings,
             result.best_similarity,
             quotes=result.quotes,
-            vector=settled.plan.vector or plan.vector,
         )
         if not passages or not result.quotes:
             yield from self._finish(progress, Ending(Outcome.NO_ANSWER, self.refusal))
@@ -311,7 +280,7 @@ class Assistant:
 
         if self.generation_mode == "extractive":
             yield StatusEvent(EXTRACTIVE_STATUS)
-            text, citations = self._extractive(passages, progress)
+            text, citations = extractive_answer(passages, progress.quotes)
             yield TokenEvent(text)
             yield from self._finish(progress, Ending(Outcome.EXTRACTIVE, text, citations))
             return
@@ -400,7 +369,7 @@ class Assistant:
     ) -> Iterator[AnswerEvent]:
         """Job 2: a model failure becomes the extractive answer (replacing any partial text)."""
         log.warning("model failed: %s", reply.failure)
-        text, citations = self._extractive(passages, progress)
+        text, citations = extractive_answer(passages, progress.quotes)
         if reply.text:
             yield ReplaceEvent(text, "model_failed")
         else:
@@ -432,7 +401,7 @@ class Assistant:
             ending = Ending(Outcome.NO_ANSWER, refusal, model=model, tokens=tokens)
         elif not verdict.ok:
             # The passages passed the gate: quote the sentences that answer instead of refusing.
-            text, citations = self._extractive(passages, progress)
+            text, citations = extractive_answer(passages, progress.quotes)
             yield ReplaceEvent(text, verdict.reason or "guard")
             ending = Ending(
                 Outcome.GUARDED,
@@ -455,13 +424,6 @@ class Assistant:
                 tokens=tokens,
             )
         yield from self._finish(progress, ending)
-
-    def _extractive(
-        self, passages: Sequence[RetrievedPassage], progress: AnswerInProgress
-    ) -> tuple[str, tuple[Citation, ...]]:
-        """The extractive answer, its sentences ordered by meaning as well as words."""
-        quotes = quotes_by_meaning(progress.quotes, passages, progress.vector, self.embedder)
-        return extractive_answer(passages, quotes)
 
     def _router_measured(self) -> bool:
         """The router is asked only when measured at <= 2 % false escalation with this model."""

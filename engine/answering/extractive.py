@@ -44,11 +44,6 @@ MIN_COVER = 0.5
 MIN_OWN_COVER = 0.2
 # Further quotes must score at least this fraction of the best one.
 SECONDARY_RATIO = 0.75
-# An extractive answer reorders the sentences that passed the evidence by adding this multiple of
-# each one's cosine similarity to the question (``by_meaning``); at most MEANING_CANDIDATES of the
-# best are embedded. Chosen on tuning.yaml and questions.yaml (docs/evaluation.md).
-MEANING_WEIGHT = 3.0
-MEANING_CANDIDATES = 12
 
 _STEMMER = SnowballStemmer("english")
 
@@ -542,20 +537,6 @@ def one_sentence_holds_question(question: str, headings: str, text: str) -> bool
         return any(terms <= analysed.text for analysed in _analyse(headings, text))
     except Exception:  # pragma: no cover - never breaks an answer; no evidence instead
         return False
-
-
-def by_meaning(quotes: Sequence[Quote], similarities: Sequence[float]) -> list[Quote]:
-    """The quotes reordered by their evidence score plus MEANING_WEIGHT times their cosine
-    similarity to the question (``similarities``, one per quote, in order). Only the order of
-    sentences that already passed the evidence changes: none is added or dropped."""
-    if len(similarities) != len(quotes):
-        return list(quotes)
-    scored = [
-        replace(q, score=q.score + MEANING_WEIGHT * float(s))
-        for q, s in zip(quotes, similarities, strict=True)
-    ]
-    scored.sort(key=lambda q: (-q.score, q.passage, q.unit.position))
-    return scored
 
 
 def choose(quotes: Sequence[Quote]) -> list[Quote]:

@@ -32,7 +32,7 @@ from typing import Any
 import sqlalchemy as sa
 import yaml
 
-from engine.answering.assistant import Assistant, quotes_by_meaning
+from engine.answering.assistant import Assistant
 from engine.answering.extractive import choose, find_quotes
 from engine.answering.retrieval import RetrievedPassage, Retriever, SearchResult
 from engine.answering.routing import plan_route, settle_route
@@ -327,9 +327,7 @@ def _evaluate_one(
             result.answer_present = q.must_contain is None or any(
                 q.must_contain in p.text or q.must_contain in p.heading_path for p in found.passages
             )
-            # as the extractive answer orders them (engine.answering.assistant)
-            ordered = quotes_by_meaning(found.quotes, found.passages, plan.vector, embedder)
-            quoted = " ".join(quote.text for quote in choose(ordered))
+            quoted = " ".join(quote.text for quote in choose(found.quotes))
             result.answer_quoted = q.must_contain is None or (
                 bool(quoted) and " ".join(q.must_contain.split()) in quoted
             )

@@ -11,7 +11,6 @@ import pytest
 from engine.answering.extractive import (
     MAX_QUOTES,
     answer_kind,
-    by_meaning,
     choose,
     find_quotes,
     one_sentence_holds_question,
@@ -459,19 +458,3 @@ def test_inflected_framing_words_are_not_the_subject() -> None:
     assert find_quotes(
         "I'm coming in, how long before it gets fasting blood tests", [FASTING], WEIGHTS
     )
-
-
-# -- ordering by meaning ------------------------------------------------------------------------
-
-
-def test_by_meaning_reorders_but_never_adds_or_drops_a_sentence() -> None:
-    quotes = find_quotes("Where is the car park and is it free?", [PARKING], WEIGHTS)
-    assert len(quotes) >= 2
-    last_first = [0.0] * (len(quotes) - 1) + [1.0]
-    ordered = by_meaning(quotes, last_first)
-    assert ordered[0].unit == quotes[-1].unit
-    assert sorted(q.unit.text for q in ordered) == sorted(q.unit.text for q in quotes)
-    # equal meaning: the evidence's own order stays
-    assert [q.unit for q in by_meaning(quotes, [0.5] * len(quotes))] == [q.unit for q in quotes]
-    # a similarity list that does not fit is ignored rather than misapplied
-    assert by_meaning(quotes, [1.0]) == list(quotes)

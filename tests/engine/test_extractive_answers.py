@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 import sqlalchemy as sa
 
-from engine.answering.assistant import EXTRACTIVE_INTRO, Assistant, quotes_by_meaning
+from engine.answering.assistant import EXTRACTIVE_INTRO, Assistant
 from engine.answering.retrieval import Retriever
 from engine.events import AnswerEvent, DoneEvent, Outcome, ReplaceEvent, TokenEvent
 from engine.knowledge.embeddings import load_embedder
@@ -26,7 +26,6 @@ from engine.protocols import ChatModel, Embedder
 from tests.conftest import TEMPLATE_DB, _with_db
 from tests.support.clinic_corpus import answer_rows
 from tests.support.fake_chat import FakeChat
-from tests.support.fake_embedder import FakeEmbedder
 
 FASTING = "How long do I need to fast before a blood test?"
 QUOTE = re.compile("\u201c(.*?)\u201d \\[(\\d+)\\]", re.DOTALL)
@@ -324,39 +323,6 @@ def test_relatives_and_languages_around_an_unknown_thing_still_get_the_refusal(
     clinic: Clinic, question: str
 ) -> None:
     assert_refused_without_a_model(clinic, question)
-
-
-@pytest.mark.parametrize(
-    ("question", "expected"),
-    [
-        # Several sentences pass the word evidence; the one that means what was asked is quoted
-        # (engine.answering.assistant.quotes_by_meaning), not the one with most matching words.
-        ("What am I allowed to eat in the days before a colonoscopy?", "low-fibre diet"),
-        (
-            "I had a scan 3 weeks ago and nobody has told me anything, what should I do?",
-            "3 weeks after a scan",
-        ),
-    ],
-)
-def test_the_sentence_that_means_the_answer_is_quoted(
-    clinic: Clinic, question: str, expected: str
-) -> None:
-    assert_answered_with(clinic, question, expected)
-
-
-def test_quotes_keep_the_evidence_order_when_the_embedder_fails(clinic: Clinic) -> None:
-    """Ordering by meaning embeds sentences; if that fails the answer is still given, with the
-    word evidence's own order."""
-    question = "What am I allowed to eat in the days before a colonoscopy?"
-    vector = clinic.embedder.embed_query(question)
-    result = Retriever(clinic.db, clinic.settings).search_with_candidates(
-        vector, question, "public"
-    )
-    broken = FakeEmbedder()
-    broken.fail_on = ""  # every text fails
-    assert quotes_by_meaning(result.quotes, result.passages, vector, broken) == result.quotes
-    ordered = quotes_by_meaning(result.quotes, result.passages, vector, clinic.embedder)
-    assert sorted(q.unit.text for q in ordered) == sorted(q.unit.text for q in result.quotes)
 
 
 def test_a_question_about_health_keeps_the_weight_of_general_words(clinic: Clinic) -> None:
