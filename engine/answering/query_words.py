@@ -13,8 +13,10 @@ Decides four things, deterministically and without a model:
   and "chemist" never "chest".
 
 - **General words.** A word of general English that never names the thing asked about ("pull",
-  "past", "speediest"; ``everyday_words.yaml``, ``general``) is not the question's subject when
-  no document uses it: "which buses pull up outside" is about buses, not about pulling.
+  "past", "speediest"; ``everyday_words.yaml``, ``general``) hardly counts as the question's
+  subject when no document uses it: "which buses pull up outside" is about buses, not about
+  pulling. The retriever decides how little it weighs, and keeps its full weight in a question
+  about health (``retrieval._ABOUT_HEALTH``), which is refused rather than answered.
 
 It must never: drop any other question word (a word the documents do not use still counts
 against every passage, which is how "do you offer botox?" stays unanswered), change a document's
