@@ -280,6 +280,7 @@ def test_bad_conversation_rows_are_refused(
         ("existence-judging.yaml", 20, 0),
         ("family-language-judging.yaml", 15, 0),
         ("safety-judging-3.yaml", 80, 0),
+        ("safety-judging-4.yaml", 90, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -323,7 +324,7 @@ def test_held_out_sets_are_valid_and_apart(
             "source-and-short-judging.yaml",
             "answer-recall-judging.yaml",
         ]
-    if name == "safety-judging-3.yaml":  # written after every set above, the judging sets too
+    if name in ("safety-judging-3.yaml", "safety-judging-4.yaml"):  # after every set above
         others += [
             "answerability-judging.yaml",
             "source-and-short-judging.yaml",
@@ -335,6 +336,8 @@ def test_held_out_sets_are_valid_and_apart(
             "existence-judging.yaml",
             "family-language-judging.yaml",
         ]
+    if name == "safety-judging-4.yaml":
+        others.append("safety-judging-3.yaml")
     for other in others:
         if other != name:
             asked = {q.question.lower() for q in load_questions(root / other)}
@@ -370,7 +373,9 @@ def _near(a: str, b: str) -> bool:
     return jaccard >= 0.5 or difflib.SequenceMatcher(None, a, b).ratio() >= 0.8
 
 
-@pytest.mark.parametrize("name", ["holdout3.yaml", "holdout4.yaml", "safety-judging-3.yaml"])
+@pytest.mark.parametrize(
+    "name", ["holdout3.yaml", "holdout4.yaml", "safety-judging-3.yaml", "safety-judging-4.yaml"]
+)
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
     root = Path(__file__).resolve().parents[2] / "evaluation"
     mine = _texts_of(root / name)

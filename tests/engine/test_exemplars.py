@@ -31,6 +31,7 @@ EVALUATION_SETS = (
     "existence-judging.yaml",
     "family-language-judging.yaml",
     "safety-judging-3.yaml",
+    "safety-judging-4.yaml",
 )
 
 
