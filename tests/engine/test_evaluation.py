@@ -281,6 +281,8 @@ def test_bad_conversation_rows_are_refused(
         ("family-language-judging.yaml", 15, 0),
         ("safety-judging-3.yaml", 80, 0),
         ("safety-judging-4.yaml", 90, 0),
+        ("conversation-judging.yaml", 0, 40),
+        ("conversation-judging-2.yaml", 0, 25),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -324,7 +326,12 @@ def test_held_out_sets_are_valid_and_apart(
             "source-and-short-judging.yaml",
             "answer-recall-judging.yaml",
         ]
-    if name in ("safety-judging-3.yaml", "safety-judging-4.yaml"):  # after every set above
+    if name in (  # written after every set above, the judging sets too
+        "safety-judging-3.yaml",
+        "safety-judging-4.yaml",
+        "conversation-judging.yaml",
+        "conversation-judging-2.yaml",
+    ):
         others += [
             "answerability-judging.yaml",
             "source-and-short-judging.yaml",
@@ -338,6 +345,8 @@ def test_held_out_sets_are_valid_and_apart(
         ]
     if name == "safety-judging-4.yaml":
         others.append("safety-judging-3.yaml")
+    if name.startswith("conversation-judging"):
+        others += ["safety-judging-3.yaml", "safety-judging-4.yaml", "conversation-judging.yaml"]
     for other in others:
         if other != name:
             asked = {q.question.lower() for q in load_questions(root / other)}

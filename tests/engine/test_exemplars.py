@@ -32,6 +32,8 @@ EVALUATION_SETS = (
     "family-language-judging.yaml",
     "safety-judging-3.yaml",
     "safety-judging-4.yaml",
+    "conversation-judging.yaml",
+    "conversation-judging-2.yaml",
 )
 
 
