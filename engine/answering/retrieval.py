@@ -414,7 +414,7 @@ class Retriever:
                     typos,
                     (prepared[4], prepared[5]),
                     public=public,
-                    general=not _ABOUT_HEALTH.search(question_text),
+                    question_text=question_text,
                 )
             words = sorted(set().union(*groups.values())) if groups else []
             orquery = " | ".join(_quote_lexeme(lex) for lex in words) or None
@@ -440,9 +440,10 @@ class Retriever:
             row = by_id.get(cid)
             if row is None:
                 continue
-            passage_lexemes = set(row[8] or ())
+            passage_lexemes = row[8] or ()
             share = (
-                sum(w for group, w in share_groups if group & passage_lexemes) / total_weight
+                sum(w for group, w in share_groups if not group.isdisjoint(passage_lexemes))
+                / total_weight
                 if total_weight
                 else 0.0
             )
@@ -500,11 +501,13 @@ class Retriever:
         generation: tuple[object, ...],
         *,
         public: bool,
-        general: bool = True,
+        question_text: str = "",
     ) -> tuple[dict[str, set[str]], dict[str, float]]:
         """Each question lexeme -> the lexemes that count as it in a passage (itself, its
         everyday-word synonyms, and, for a word no chunk holds, the chunk word it is a typo of),
-        and its IDF weight (its own; for a word no chunk holds, that of its commonest match)."""
+        and its IDF weight (its own; for a word no chunk holds, that of its commonest match).
+        ``question_text`` is read only when a general word no chunk holds is asked: whether the
+        question is about health (``_ABOUT_HEALTH``) decides what that word weighs."""
         synonyms = synonym_stems(_pg_stem)
         groups = {lex: {lex, *synonyms.get(lex, ())} for lex in lexemes}
         every = sorted(set().union(*groups.values()))
@@ -524,16 +527,21 @@ class Retriever:
                     groups[lex].add(fixed)
                     doc_freq[fixed] = near[fixed]
         weights = {}
-        light = general_stems(_pg_stem) if general else frozenset()
+        light = general_stems(_pg_stem)
+        about_health: bool | None = None  # the regex runs only when its answer is needed
         for lex, group in groups.items():
             seen = [doc_freq[w] for w in group if doc_freq.get(w, 0)]
             own = doc_freq.get(lex, 0)
             # A general word no chunk holds ("pull", "past") is hardly the subject: it weighs
-            # what a word every chunk holds weighs, in the term share and the sentence evidence.
+            # what a word every chunk holds weighs, in the term share and the sentence evidence,
+            # unless the question is about health (then it keeps its full weight).
             if lex in light and not seen:
-                weights[lex] = _idf(total, total)
-            else:
-                weights[lex] = _idf(total, own if own else max(seen, default=0))
+                if about_health is None:
+                    about_health = _ABOUT_HEALTH.search(question_text) is not None
+                if not about_health:
+                    weights[lex] = _idf(total, total)
+                    continue
+            weights[lex] = _idf(total, own if own else max(seen, default=0))
         return groups, weights
 
     def arms(
