@@ -106,3 +106,6 @@ class Turn:
 
     question: str
     answer: str
+    # The route the answer took, when known: after an emergency or clinical answer the next
+    # question's follow-up test is looser (engine.answering.follow_up).
+    route: Route | None = None

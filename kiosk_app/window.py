@@ -281,7 +281,7 @@ class KioskWindow(QWidget):
             self._show_emergency(bubble)
             self._log_emergency(question)
             # Kept as a turn, so "what should I do?" next is routed with it (still 999).
-            self._turns.append(Turn(question, self.settings.texts.emergency))
+            self._turns.append(Turn(question, self.settings.texts.emergency, Route.EMERGENCY))
             return
         if is_queue_question(question):
             self._answer_queue(question, bubble)
@@ -399,12 +399,12 @@ class KioskWindow(QWidget):
         bubble.set_status("")
         if done.route == Route.EMERGENCY:
             self._show_emergency(bubble)
-            self._turns.append(Turn(question, done.text))
+            self._turns.append(Turn(question, done.text, done.route))
             return
         bubble.set_text(reflow(done.text) if done.citations else done.text)
         bubble.set_citations(done.citations)
         self._offer_read_aloud(bubble, bubble.text)
-        self._turns.append(Turn(question, done.text))
+        self._turns.append(Turn(question, done.text, done.route))
         questions = [b for b in self.chat.view.bubbles() if b.role == "question"]
         if questions:  # read a long answer from the question down, not from its end
             self.chat.view.show_from_top(questions[-1])

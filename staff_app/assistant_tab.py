@@ -221,7 +221,7 @@ class AssistantTab(QWidget):
         self._bubble.set_citations(done.citations)
         self._last = done
         self.copy_button.setEnabled(True)
-        self.history.append(Turn(self._question, done.text))
+        self.history.append(Turn(self._question, done.text, done.route))
         self._show_sources(done.citations)
         if done.route is Route.APPOINTMENT or done.outcome is Outcome.APPOINTMENT:
             self.appointments_button.show()

@@ -19,7 +19,19 @@ its own words (never by its length):
 * ellipsis: the previous question named a test or procedure (a blood test, fasting, a scan, a
   colonoscopy, a vaccine) and this one names none, only an aspect of one (results, a report,
   water, tea, food, driving home): "how long until I get the results?" after a blood test
-  question, "is tea allowed?" after a fasting one. After any other question it stands alone.
+  question, "is tea allowed?" after a fasting one. After any other question it stands alone;
+* "another one", "the other one", "a different one": "is there another one upstairs?";
+* after a question that names a medicine ("can I have a beer on these antibiotics?"), one that
+  names only an aspect of taking it (the last or next tablet, a dose, the course): "how long
+  after the last tablet?".
+
+After an emergency or clinical question (the caller says which: this module never routes), a
+question that points back at a person or the thing said ("he", "her", "it", "that") with at most
+``MAX_TOPIC_WORDS_AFTER_STOP`` topic words of its own is a follow-up too: "do I move her or
+leave her where she is?", "she's still talking to me tho", "pressing on it isn't working, then
+what?". Someone who has just described an emergency and goes on about "her" is still talking
+about the emergency; a question that names its own subject without pointing back ("where do I pay
+for parking?") still stands alone.
 
 A leading interjection ("oh wait, cancel that", "actually, ...") is not a topic.
 
@@ -35,12 +47,14 @@ never decide a route (the safety router does, on the text this module returns).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from engine.events import Turn
+from engine.events import Route, Turn
 from engine.safety.text import normalise
 
 MAX_TOPIC_WORDS_WITH_PRONOUN = 1
+# After an emergency or clinical question, a question pointing back at a person or the thing said.
+MAX_TOPIC_WORDS_AFTER_STOP = 2
 # How many earlier turns a chain of follow-ups may reach back through.
 MAX_CHAIN = 3
 
@@ -81,6 +95,7 @@ _FUNCTION_TEXT = """
     safe ok alright fine normal serious bad good dangerous possible allowed able worry worried
     mean means matter happen happens now until before after during while since
     bring need do should time times day days week weeks see seen visit theyve
+    though tho till til anyway anyways
 """
 _FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 _INTERJECTION = re.compile(
@@ -128,8 +143,35 @@ _ASKS_WHAT_TO_DO = re.compile(
     r"|back to (?:his|her|their|my) (?:old |normal )?self)\b"
     r"|\b(?:can|could|should|shall) (?:i|we|he|she|they) (?:just )?(?:go|stay|head) home\b"
     r"|\b(?:lie|lay|sit) (?:him |her |them )?down\b|\bsleep (?:it|this) off\b"
+    # Trying something and waiting: "can I just take an antihistamine and see?", "shall I use
+    # it and see how it goes?" ("come and see the nurse" names who, and is not at the end).
+    r"|\band see(?: (?:if|how|whether|what happens)\b.*)?$"
+    # Giving it time: "can we give it half an hour to settle?" (never "settle my bill").
+    r"|\b(?:give (?:it|him|her|them)|wait) (?:\w+ ){0,4}?to settle\b|\bsettle down\b"
 )
 _INSTEAD = re.compile(r"\binstead\b(?! of\b)")
+_ANOTHER_ONE = re.compile(r"\b(?:another|the other|a different|a second|the same) ones?\b")
+# Pointing back at the person or the thing an emergency or clinical question was about.
+_PERSONAL_POINTER_TEXT = "he she him her his hers it that this hes shes its thats"
+_PERSONAL_POINTERS = frozenset(_PERSONAL_POINTER_TEXT.split())
+_IT_DEPARTMENT = re.compile(r"\bIT\b")
+# Words of time that name no subject of their own ("my last injection", "by tomorrow").
+_TIME_TEXT = (
+    "last first next final later earlier tonight tomorrow today yesterday morning evening night"
+)
+_TIME_WORDS = frozenset(_TIME_TEXT.split())
+# Medicines a question may name, and the aspects of taking one that a next question may name
+# without naming the medicine again ("how long after the last tablet?").
+_MEDICINE = re.compile(
+    r"\b(?:medicines?|medications?|meds|tablets?|pills?|capsules?|antibiotics?|painkillers?"
+    r"|inhalers?|insulin|cream|creams|drops|injections?|doses?|prescriptions?"
+    r"|\w*(?:cillin|mycin|olol|pril|sartan|statin|prazole|oxetine|codeine|profen|amol)s?)\b"
+)
+_MEDICINE_ASPECT_TEXT = """
+    last first next final tablet tablets pill pills capsule capsules dose doses course one ones
+    injection injections finish finished stop stopped start started
+"""
+_MEDICINE_ASPECTS = frozenset(_MEDICINE_ASPECT_TEXT.split())
 # The tests and procedures whose aspects a next question may leave unsaid (ellipsis).
 _PROCEDURE = re.compile(
     r"\b(?:blood tests?|bloods|fasting|fast|scans?|mri|ultrasound|x ray|colonoscopy|camera test"
@@ -163,6 +205,14 @@ def _ellipsis(text: str, previous: str) -> bool:
     return bool(topics) and len(topics) <= 2 and all(t in _ASPECTS for t in topics)
 
 
+def _medicine_ellipsis(text: str, previous: str) -> bool:
+    """True when ``previous`` named a medicine and ``text`` names only aspects of taking one."""
+    if not _MEDICINE.search(normalise(previous)):
+        return False
+    topics = topic_words(text)
+    return bool(topics) and len(topics) <= 2 and all(t in _MEDICINE_ASPECTS for t in topics)
+
+
 def _points_back(text: str) -> bool:
     words = _DUMMY.sub(" ", text).split()
     for index, word in enumerate(words):
@@ -179,6 +229,8 @@ def refers_back(question: str, previous: str | None = None) -> bool:
     """True when ``question`` cannot be understood without the conversation before it
     (``previous``: the stand-alone form of the question before it, when there is one)."""
     text = _INTERJECTION.sub("", normalise(question))
+    if _IT_DEPARTMENT.search(question):  # "the IT helpdesk" points at nothing
+        text = " ".join(w for w in text.split() if w != "it")
     if not text:
         return False
     if _CONNECTIVE.match(text) or _INSTEAD.search(text) or _ASKS_WHAT_TO_DO.search(text):
@@ -186,26 +238,55 @@ def refers_back(question: str, previous: str | None = None) -> bool:
     topics = topic_words(text)
     if not topics:
         return True
-    if previous is not None and _ellipsis(text, previous):
+    if _ANOTHER_ONE.search(text):
+        return True
+    if previous is not None and (_ellipsis(text, previous) or _medicine_ellipsis(text, previous)):
         return True
     if len(topics) > MAX_TOPIC_WORDS_WITH_PRONOUN:
         return False
     return bool(_WEAK_CONNECTIVE.match(text)) or _points_back(text)
 
 
-def joined_query(question: str, history: Sequence[Turn]) -> str | None:
+def refers_back_after_stop(question: str) -> bool:
+    """True when ``question`` points back at a person or the thing said ("he", "her", "it",
+    "that"; not a dummy "it") and names at most ``MAX_TOPIC_WORDS_AFTER_STOP`` topic words of
+    its own, words of time aside: the looser test for what follows an emergency or clinical
+    question."""
+    text = _INTERJECTION.sub("", normalise(question))
+    words = _DUMMY.sub(" ", text).split()
+    if _IT_DEPARTMENT.search(question):  # "the IT helpdesk" points at nothing
+        words = [w for w in words if w != "it"]
+    if not any(w in _PERSONAL_POINTERS for w in words):
+        return False
+    topics = [t for t in topic_words(text) if t not in _TIME_WORDS]
+    return len(topics) <= MAX_TOPIC_WORDS_AFTER_STOP
+
+
+def joined_query(
+    question: str, history: Sequence[Turn], stop: Callable[[str], bool] | None = None
+) -> str | None:
     """The stand-alone form of the previous question followed by ``question`` when it refers
-    back to it; None when it stands alone (or there is no history)."""
+    back to it; None when it stands alone (or there is no history). ``stop`` says whether a
+    text is an emergency or clinical question (the caller's rules); an emergency the previous
+    turn's answer recorded counts too (one the exemplar signal found; a recorded clinical
+    route does not: the exemplars also give it to service questions). After either, the
+    looser :func:`refers_back_after_stop` applies too."""
     if not history:
         return None
     recent = list(history)[-MAX_CHAIN:]
-    previous = standalone_query(recent[-1].question, recent[:-1])
-    if not refers_back(question, previous):
-        return None
-    return f"{previous} {question}"
+    previous = standalone_query(recent[-1].question, recent[:-1], stop)
+    if refers_back(question, previous) or (
+        stop is not None
+        and refers_back_after_stop(question)
+        and (recent[-1].route is Route.EMERGENCY or stop(previous))
+    ):
+        return f"{previous} {question}"
+    return None
 
 
-def standalone_query(question: str, history: Sequence[Turn]) -> str:
+def standalone_query(
+    question: str, history: Sequence[Turn], stop: Callable[[str], bool] | None = None
+) -> str:
     """The text a question is routed and searched by: itself when it stands alone, or the
     stand-alone form of the previous question followed by it when it refers back."""
-    return joined_query(question, history) or question
+    return joined_query(question, history, stop) or question

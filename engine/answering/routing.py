@@ -88,12 +88,20 @@ def _raise(decision: RoutingDecision, route: Route, reason: str) -> RoutingDecis
     return decision
 
 
+def _stopped_by_rules(text: str) -> bool:
+    """Whether the rules send ``text`` to a stop route (emergency or clinical): after such a
+    question, the follow-up test is looser (``follow_up.refers_back_after_stop``)."""
+    return route_question(text).route in STOP_ROUTES
+
+
 def route_by_rules(question: str, history: Sequence[Turn]) -> RoutePlan:
     """Steps 1 and 2: the rules on the question and, for a real follow-up, on the joined text."""
     decision = route_question(question)
-    joined_text = joined_query(question, history)
+    joined_text = joined_query(question, history, _stopped_by_rules)
     follow = joined_text is not None
-    previous = standalone_query(history[-1].question, history[:-1]) if follow else None
+    previous = (
+        standalone_query(history[-1].question, history[:-1], _stopped_by_rules) if follow else None
+    )
     search_text = joined_text or question
     if joined_text is not None and decision.route is not Route.EMERGENCY:
         # "is it serious?" after chest pain: the joined text is an emergency even though the
@@ -108,6 +116,12 @@ def route_by_rules(question: str, history: Sequence[Turn]) -> RoutePlan:
             and not _ASKS_INFORMATION.search(normalise(question))
         ):
             decision = _raise(decision, joined.route, f"follow-up:{joined.reason}")
+        # An emergency the previous answer was (found by the exemplar signal, or the safety
+        # net's) carries into a real follow-up of it, whatever the joined text says. Only an
+        # emergency: a clinical answer also follows service questions the exemplars misread
+        # ("do you do travel jabs?"), and would carry into "how much are they?".
+        if history[-1].route is Route.EMERGENCY:
+            decision = _raise(decision, Route.EMERGENCY, "follow-up:previous answer")
     return RoutePlan(decision, search_text, None, follow, previous)
 
 

@@ -266,7 +266,8 @@ class _Session:
     def turns(self, questions: Sequence[str], audience: str) -> list[Turn]:
         turns: list[Turn] = []
         for earlier in questions:
-            turns.append(Turn(earlier, self.ask(earlier, turns, audience).text))
+            done = self.ask(earlier, turns, audience)
+            turns.append(Turn(earlier, done.text, done.route))
         return turns
 
     def forget(self) -> None:

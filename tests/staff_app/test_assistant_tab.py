@@ -34,6 +34,7 @@ def test_follow_up_passes_the_history(qtbot, window, backend):
             Turn(
                 "Where can I park?",
                 "Free parking is behind the building, entrance on Mill Lane [1].",
+                Route.INFORMATION,  # the route it took: an emergency carries into a follow-up
             ),
         ),
     )
