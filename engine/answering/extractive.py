@@ -469,6 +469,20 @@ def _alternative_hits(
     return extra
 
 
+_QUESTIONS = re.compile(r"[^?]*\?")
+
+
+def _last_question(text: str) -> str:
+    """The last of two or more questions in ``text`` ("Do you do private scans? how much is
+    one?": a follow-up joined to the question it refers back to), else all of it. What the
+    earlier question asked to exist is not what the last one asks for; its words still count in
+    the evidence."""
+    asked: list[str] = _QUESTIONS.findall(text)
+    if len(asked) >= 2 and not text[sum(map(len, asked)) :].strip():
+        return asked[-1]
+    return text
+
+
 def _find_quotes(
     question: str,
     passages: Sequence[tuple[str, str]],
@@ -493,7 +507,7 @@ def _find_quotes(
     for term in terms:
         if term in _medicine_stems():  # "my sertraline": a medicine, as the documents say
             hits[term] = hits[term] | generic
-    thing = _EXISTENCE_Q.search(question)
+    thing = _EXISTENCE_Q.search(_last_question(question))
     required = question_terms(thing.group("thing"), weights, vocabulary) if thing else {}
     required_hits = [_hits(t, vocabulary) | extra.get(t, frozenset()) for t in required]
     for place in _PLACE_Q.finditer(question):  # "at Thameside General", "to guys hospital"

@@ -458,3 +458,34 @@ def test_inflected_framing_words_are_not_the_subject() -> None:
     assert find_quotes(
         "I'm coming in, how long before it gets fasting blood tests", [FASTING], WEIGHTS
     )
+
+
+SCAN_FEES = (
+    "Fees and payment > Private fees > Tests and scans",
+    "- Ultrasound scan (one area, such as abdomen or pelvis): £220\n"
+    "- MRI scan (one body part): £450",
+)
+SCAN_WEIGHTS = {"privat": 1.7, "ultrasound": 2.2, "scan": 1.8, "one": 2.4, "gym": 4.6, "pool": 4.4}
+
+
+def test_a_follow_up_asks_for_its_own_detail_not_whether_the_thing_exists() -> None:
+    # "Do you do private ultrasound scans?" then "how much is one?", searched joined: the price
+    # line answers, though its own words do not say "private" (its section does, higher up).
+    joined = "Do you do private ultrasound scans? how much is one?"
+    quotes = find_quotes(joined, [SCAN_FEES], SCAN_WEIGHTS)
+    assert quotes and "£220" in quotes[0].text
+    # Asked on its own, whether the clinic does private ultrasound is still what it asks.
+    assert find_quotes("Do you do private ultrasound scans?", [SCAN_FEES], SCAN_WEIGHTS) == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do you have a gym? how much is it?",  # the earlier question's thing is still its subject
+        "Do you have a pool? I want to know the price.",  # one question, then a statement
+    ],
+)
+def test_a_thing_the_documents_never_name_stays_unanswered_after_a_second_question(
+    question: str,
+) -> None:
+    assert find_quotes(question, [SCAN_FEES], SCAN_WEIGHTS) == []
