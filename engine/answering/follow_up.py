@@ -198,19 +198,19 @@ def topic_words(question: str) -> list[str]:
 
 
 def _ellipsis(text: str, previous: str) -> bool:
-    """True when ``text`` names only aspects of the test that ``previous`` named."""
-    if _PROCEDURE.search(text) or not _PROCEDURE.search(normalise(previous)):
-        return False
+    """True when ``text`` names only aspects (one or two words) of the test or the medicine that
+    ``previous`` named; a test named again in ``text`` is a question of its own."""
     topics = topic_words(text)
-    return bool(topics) and len(topics) <= 2 and all(t in _ASPECTS for t in topics)
-
-
-def _medicine_ellipsis(text: str, previous: str) -> bool:
-    """True when ``previous`` named a medicine and ``text`` names only aspects of taking one."""
-    if not _MEDICINE.search(normalise(previous)):
+    if not topics or len(topics) > 2:
         return False
-    topics = topic_words(text)
-    return bool(topics) and len(topics) <= 2 and all(t in _MEDICINE_ASPECTS for t in topics)
+    earlier = normalise(previous)
+    of_a_test = (
+        _PROCEDURE.search(earlier) is not None
+        and not _PROCEDURE.search(text)
+        and all(t in _ASPECTS for t in topics)
+    )
+    of_a_medicine = bool(_MEDICINE.search(earlier)) and all(t in _MEDICINE_ASPECTS for t in topics)
+    return of_a_test or of_a_medicine
 
 
 def _points_back(text: str) -> bool:
@@ -240,7 +240,7 @@ def refers_back(question: str, previous: str | None = None) -> bool:
         return True
     if _ANOTHER_ONE.search(text):
         return True
-    if previous is not None and (_ellipsis(text, previous) or _medicine_ellipsis(text, previous)):
+    if previous is not None and _ellipsis(text, previous):
         return True
     if len(topics) > MAX_TOPIC_WORDS_WITH_PRONOUN:
         return False
