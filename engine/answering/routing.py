@@ -13,7 +13,10 @@ Order (each step can only make the outcome safer):
 3. Unless the rules said emergency, the query embedding of the search text, computed once here
    and reused by retrieval, is compared with the exemplar bank (:mod:`engine.safety.exemplars`):
    a stop route from either signal wins; information needs both. For a follow-up, the question
-   it refers back to is compared too, and its emergency route carries.
+   it refers back to is compared too, and its emergency route carries. Where the rules found
+   nothing and the exemplars say clinical, the nearer of the two stop classes decides: a
+   question at least as near an emergency phrasing as a clinical one is an emergency
+   (:func:`engine.safety.exemplars.nearer_emergency`; never where the rules said clinical).
 
 4. After retrieval (:func:`settle_route`): an information question for which retrieval kept
    nothing (the answer would be the fixed "I don't know") and that reads like someone unwell now
@@ -37,7 +40,7 @@ from engine.answering.retrieval import Retriever, SearchResult
 from engine.events import Route, Turn
 from engine.protocols import Embedder
 from engine.safety import SAFETY_ORDER, RoutingDecision, normalise, route_question
-from engine.safety.exemplars import ExemplarBank, default_bank
+from engine.safety.exemplars import ExemplarBank, default_bank, nearer_emergency
 from engine.safety.safety_net import net_reason
 
 STOP_ROUTES = (Route.EMERGENCY, Route.CLINICAL)
@@ -151,11 +154,18 @@ def add_exemplar_signal(
         previous_nearest = earlier.nearest
         if earlier.route is Route.EMERGENCY:
             verdicts.append(("follow-up:exemplar", earlier))
+    by_rules = decision.route
     for source, verdict in verdicts:
         if verdict.route is Route.APPOINTMENT and decision.route is not Route.INFORMATION:
             continue
         if verdict.route is not None:
             decision = _raise(decision, verdict.route, f"{source}:{verdict.label}")
+    if by_rules is Route.INFORMATION and nearer_emergency(verdicts[0][1], plan.search_text):
+        # Where the rules found nothing, a clinical verdict of the exemplars that is nearer an
+        # emergency phrasing than a clinical one is an emergency (docs/evaluation.md, "Fourth
+        # safety round").
+        label = verdicts[0][1].label
+        decision = _raise(decision, Route.EMERGENCY, f"exemplar:emergency nearer than {label}")
     return replace(
         plan, decision=decision, vector=vector, nearest=nearest, previous_nearest=previous_nearest
     )

@@ -45,6 +45,8 @@ _CONSCIOUS = (
     r"|their|my) eyes open|barely (?:awake|conscious|responding|opening)|(?:black|blacking|pass"
     r"|passing) out|(?:going|about|gonna) to (?:faint|pass out|black out|collapse|keel over)"
     r"|might (?:faint|pass out|black out|collapse|keel over)|floppy|limp|drowsy"
+    r"|(?:will|go to|going to|gonna|about to|feels? like (?:he|she|i|they) (?:will|is going to))"
+    r" (?:fall down|fall over|faint|drop)"
     r"|confused(?! (?:about|by|with|over|as to|which|what|where|how|when|whether))"
     r"|talking (?:rubbish|nonsense"
     r"|gibberish)|not making (?:any )?sense|not (?:himself|herself|themselves|myself)|cant string"
@@ -263,6 +265,11 @@ def _present(text: str) -> set[str]:
                 found.add(name)
                 break
     return found
+
+
+def dated(text: str) -> bool:
+    """Whether the canonical ``text`` dates what it describes weeks, months or years ago."""
+    return bool(_DATED.search(text))
 
 
 def danger_combination(text: str) -> str | None:

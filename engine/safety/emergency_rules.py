@@ -38,7 +38,16 @@ HEAD_KNOCK = (
     r"|landed on|fell and hit) (?:\w+ ){0,3}?head|(?:fell|fallen|falling|landed|dropped|tumbled"
     r"|rolled|slipped|tripped|toppled|flew|walked|ran|crashed)"
     r" (?:\w+ ){0,5}?(?:on|onto) (?:his|her|my|their|the|its) (?:\w+ )?head|head first"
-    r"|headfirst|blow to the head|hit on the head|whack on the head|knock on the head)\b"
+    r"|headfirst|blow to the head|hit on the head|whack on the head|knock on the head"
+    r"|(?:took|taken|got|had|caught) (?:a |an )?(?:\w+ ){0,3}?(?:to|in|on) the head)\b"
+)
+# What a knock to the head may be followed by (either order): drowsy, sick, confused, repeating.
+_AFTER_KNOCK = (
+    r"\b(?:sleepy|drowsy|dozy|vomit\w*|sick|throwing up|threw up|confused|dazed|groggy|woozy"
+    r"|not himself|not herself|not making sense|hard to wake|keeps (?:nodding|dropping|falling"
+    r"|dozing) off|dozing off|falling asleep|wont stay awake|cant stay awake|repeating (?:himself"
+    r"|herself|themselves|myself)|(?:keeps |keep )?asking the same|cant remember (?:what"
+    r" happened|anything|where))\b"
 )
 # Where someone is, between the person and what happened: "the man in the queue has gone down",
 # "the lady next to me just went down".
@@ -56,6 +65,12 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\bchest (?:is |feels |feel |felt |keeps |went |gone |getting )?(?:really |very |so |too"
         r" |quite )?(?:tight|heavy|sore|painful|hurting|crushed|squeezed|burning)\b",
         r"\b(?:heart attack|cardiac arrest|no pulse|heart (?:has |is )?stopped)\b",
+        # The breastbone for the chest: "a crushing feeling behind his breastbone" (hsafe4).
+        r"\b(?:pain|pains|pressure|tightness|tight|crushing|squeezing|ache|aching|heaviness"
+        r"|heavy|burning|weight|brick|band)\b(?: \w+){0,4}? (?:behind|on|in|under|across|around)"
+        r" (?:my|his|her|their|the) (?:breastbone|breast bone|sternum)\b",
+        r"\b(?:breastbone|breast bone|sternum) (?:\w+ ){0,2}?(?:hurts|hurting|aches|aching|pain"
+        r"|tight|heavy|crushing|squeezing|pressure)\b",
         r"\b(?:clutching|clutches|clutched|gripping|grabbing|holding) (?:at )?(?:his|her|my|their)"
         r" (?:chest|heart)\b",
         # Non-native word order: "my wife chest very pain", "pain in chest", "chest have pain".
@@ -125,6 +140,8 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|hit the (?:floor|ground|deck)|dropped (?:to the (?:floor|ground)|down|like a))\b"
         r"(?! (?:with|to|for|the|a|an|into|towards|there|here|stairs|in|on|by|at"
         r"|and (?:got|get|found))\b)",
+        # "slumped forward on the bench", "slumped over in his chair" (hsafe4).
+        r"\bslumped (?:forward|forwards|over|sideways|to one side|down|across)\b",
         # "someone is lying on the pavement outside and not moving"
         r"\b(?:lying|laying|slumped|sprawled) (?:\w+ ){0,8}?(?:not|isnt|wont|cant|stopped)"
         r" (?:moving|responding|waking|breathing)\b",
@@ -339,6 +356,12 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|lethargic|very drowsy|hard to wake|high pitched cry|bulging|not feeding)\b",
         r"\brash\b.{0,40}\b(?:doesnt|does not|wont|will not|dont|do not|didnt|did not|not) "
         r"(?:fade|go away) (?:under|with|when)\b|\bnon ?blanching\b|\bglass test\b",
+        # "spots that don't fade when I push on them", "marks that stay when pressed" (hsafe4).
+        r"\b(?:rash|spots|marks|blotches|dots|pinpricks?|pin pricks?)\b.{0,50}\b(?:doesnt|does not"
+        r"|dont|do not|didnt|did not|wont|will not|not) (?:fade|go|disappear|change|go pale"
+        r"|go white|vanish)\b.{0,20}\b(?:press|pressed|presses|pressing|push|pushed|pushing|glass)",
+        r"\b(?:rash|spots|marks|blotches|dots|pinpricks?)\b.{0,50}\b(?:stay|stays|still there"
+        r"|remain|remains) (?:\w+ )?(?:when|if|after) (?:i |you |we )?(?:press|push)",
         r"\bmeningitis\b(?! (?:b |c )?(?:vaccine|vaccines|vaccination|jab|jabs|injection))",
         rf"\bsepsis\b(?! {SERVICE}\b)",
     ),
@@ -393,12 +416,13 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r" head|fell down the stairs|(?:cant|cannot) feel (?:my|his|her|their) legs)\b",
         r"\b(?:having|had|is having) a (?:bad |severe )?hypo\b|\bdiabetic (?:coma|emergency)\b",
         # A knock to the head followed by drowsiness, vomiting or confusion (either order).
-        rf"{HEAD_KNOCK}.{{0,100}}\b(?:sleepy|drowsy|dozy|vomit\w*|sick|throwing up|threw up"
-        r"|confused|dazed|groggy|woozy|not himself|not herself|not making sense|hard to wake"
-        r"|keeps (?:nodding|dropping|falling|dozing) off|dozing off|falling asleep|wont stay awake"
-        r"|cant stay awake)\b",
-        rf"\b(?:sleepy|drowsy|dozy|vomit\w*|sick|throwing up|threw up|confused|dazed|groggy"
-        rf"|woozy)\b.{{0,100}}{HEAD_KNOCK}",
+        rf"{HEAD_KNOCK}.{{0,100}}{_AFTER_KNOCK}",
+        rf"{_AFTER_KNOCK}.{{0,100}}{HEAD_KNOCK}",
+        # Feeling lost in the legs or feet after a fall or a crash (hsafe4).
+        r"\b(?:fell|fallen|fall|came off|come off|crashed|crash|accident|landed|ladder|bike"
+        r"|horse|roof|tackle|hit by)\b.{0,80}\b(?:(?:cant|cannot|can not) feel (?:my|his|her"
+        r"|their) (?:feet|toes)|(?:lost|no|lost all|lost the) feeling in (?:my|his|her|their"
+        r"|both) (?:\w+ )?(?:legs|feet|toes))\b",
         r"\b(?:waters|water) (?:have |has )?(?:broken|broke)\b|\bbaby is coming\b",
     ),
 )

@@ -9,7 +9,11 @@ clinical or urgent). It only ever raises a question to a safer or more specific 
 * emergency or clinical advice when the best exemplar of that route reaches a similarity and
   beats the best information near-miss by a margin (``THRESHOLDS``: a looser similarity needs
   a wider margin); emergency is checked first;
-* appointment (from information only) on the same test with its own pair.
+* appointment (from information only) on the same test with its own pair;
+* between the two stop routes, the nearer decides (:func:`nearer_emergency`): a clinical
+  verdict whose nearest emergency phrasing is at least as near as its nearest clinical one is
+  an emergency, unless the question dates it weeks or more ago. The caller applies it only
+  where the rules found nothing.
 
 Its verdict feeds :func:`engine.safety.router.combine`: a stop route from either signal wins,
 and information needs both. The thresholds were set on evaluation/questions.yaml and
@@ -34,6 +38,8 @@ import yaml
 
 from engine.events import Route
 from engine.protocols import Embedder
+from engine.safety.danger_signs import dated
+from engine.safety.router import canonical_question
 
 BANK_PATH = Path(__file__).with_name("exemplars.yaml")
 ROUTES: Mapping[str, Route] = {
@@ -143,6 +149,25 @@ class ExemplarBank:
                 )
         similarity, phrasing_class = best.get(Route.INFORMATION, (0.0, ""))
         return ExemplarVerdict(None, f"information/{phrasing_class}", similarity, nearest)
+
+
+def nearer_emergency(verdict: ExemplarVerdict, question: str) -> bool:
+    """Whether a clinical verdict of the exemplars is really an emergency: the question's
+    nearest emergency phrasing is at least as near as its nearest clinical-advice phrasing, and
+    the question does not date what it describes weeks or more ago.
+
+    The clinical verdict already says the question is not published information; between the
+    two stop routes, the nearer class decides. The emergency thresholds are measured against
+    the information near-misses, so an emergency in words no exemplar uses ("my grandad is
+    muddled and his lips look dark, is it his heart?") often passes only the clinical pair.
+    The caller applies this only where the rules found nothing (measured: where the rules said
+    clinical it raised true clinical questions, docs/evaluation.md, "Fourth safety round")."""
+    if verdict.route is not Route.CLINICAL:
+        return False
+    emergency = verdict.nearest.get(Route.EMERGENCY, 0.0)
+    if emergency < verdict.nearest.get(Route.CLINICAL, 0.0):
+        return False
+    return not dated(canonical_question(question))
 
 
 _DEFAULT: ExemplarBank | None = None
