@@ -225,12 +225,19 @@ def _points_back(text: str) -> bool:
     return False
 
 
+def _asked(question: str) -> str:
+    """The question normalised, without a leading interjection, and without "it" when it is the
+    IT department ("the IT helpdesk" points at nothing)."""
+    text = _INTERJECTION.sub("", normalise(question))
+    if _IT_DEPARTMENT.search(question):
+        text = " ".join(w for w in text.split() if w != "it")
+    return text
+
+
 def refers_back(question: str, previous: str | None = None) -> bool:
     """True when ``question`` cannot be understood without the conversation before it
     (``previous``: the stand-alone form of the question before it, when there is one)."""
-    text = _INTERJECTION.sub("", normalise(question))
-    if _IT_DEPARTMENT.search(question):  # "the IT helpdesk" points at nothing
-        text = " ".join(w for w in text.split() if w != "it")
+    text = _asked(question)
     if not text:
         return False
     if _CONNECTIVE.match(text) or _INSTEAD.search(text) or _ASKS_WHAT_TO_DO.search(text):
@@ -252,10 +259,8 @@ def refers_back_after_stop(question: str) -> bool:
     "that"; not a dummy "it") and names at most ``MAX_TOPIC_WORDS_AFTER_STOP`` topic words of
     its own, words of time aside: the looser test for what follows an emergency or clinical
     question."""
-    text = _INTERJECTION.sub("", normalise(question))
+    text = _asked(question)
     words = _DUMMY.sub(" ", text).split()
-    if _IT_DEPARTMENT.search(question):  # "the IT helpdesk" points at nothing
-        words = [w for w in words if w != "it"]
     if not any(w in _PERSONAL_POINTERS for w in words):
         return False
     topics = [t for t in topic_words(text) if t not in _TIME_WORDS]
