@@ -281,6 +281,7 @@ def test_bad_conversation_rows_are_refused(
         ("family-language-judging.yaml", 15, 0),
         ("safety-judging-3.yaml", 80, 0),
         ("safety-judging-4.yaml", 90, 0),
+        ("safety-judging-5.yaml", 90, 0),
         ("conversation-judging.yaml", 0, 40),
         ("conversation-judging-2.yaml", 0, 25),
     ],
@@ -329,6 +330,7 @@ def test_held_out_sets_are_valid_and_apart(
     if name in (  # written after every set above, the judging sets too
         "safety-judging-3.yaml",
         "safety-judging-4.yaml",
+        "safety-judging-5.yaml",
         "conversation-judging.yaml",
         "conversation-judging-2.yaml",
     ):
@@ -345,6 +347,13 @@ def test_held_out_sets_are_valid_and_apart(
         ]
     if name == "safety-judging-4.yaml":
         others.append("safety-judging-3.yaml")
+    if name == "safety-judging-5.yaml":  # written after every set above
+        others += [
+            "safety-judging-3.yaml",
+            "safety-judging-4.yaml",
+            "conversation-judging.yaml",
+            "conversation-judging-2.yaml",
+        ]
     if name.startswith("conversation-judging"):
         others += ["safety-judging-3.yaml", "safety-judging-4.yaml", "conversation-judging.yaml"]
     for other in others:
@@ -383,7 +392,14 @@ def _near(a: str, b: str) -> bool:
 
 
 @pytest.mark.parametrize(
-    "name", ["holdout3.yaml", "holdout4.yaml", "safety-judging-3.yaml", "safety-judging-4.yaml"]
+    "name",
+    [
+        "holdout3.yaml",
+        "holdout4.yaml",
+        "safety-judging-3.yaml",
+        "safety-judging-4.yaml",
+        "safety-judging-5.yaml",
+    ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
     root = Path(__file__).resolve().parents[2] / "evaluation"

@@ -32,6 +32,7 @@ EVALUATION_SETS = (
     "family-language-judging.yaml",
     "safety-judging-3.yaml",
     "safety-judging-4.yaml",
+    "safety-judging-5.yaml",
     "conversation-judging.yaml",
     "conversation-judging-2.yaml",
 )
