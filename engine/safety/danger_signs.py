@@ -239,11 +239,17 @@ _NOT_NOW_BEFORE = re.compile(
     r"|would|might happen|always|usually|tend to|often|sometimes|gets|(?:i|we|you|they) get"
     r"|when (?:i|he|she|we|they) (?:eat|eats|have|has|take|takes))\b"
 )
-_DATED = re.compile(
-    r"\b(?:years? ago|months? ago|weeks? ago|last (?:week|year|month|summer|winter|spring|autumn)"
-    r"|in (?:19|20)"
-    r"\d\d)\b"
+_MONTHS = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december)"
 )
+_DATED = re.compile(
+    r"\b(?:years? ago|months? ago|weeks? ago|last (?:week|year|month|summer|winter|spring|autumn"
+    rf"|{_MONTHS})|(?:years?|months?|weeks?|a while|ages) back|back in {_MONTHS}|in (?:19|20)"
+    r"\d\d|earlier this year)\b"
+)
+# "since last week", "since 3 weeks ago": it started then and goes on now (not dated).
+_ONGOING_BEFORE = re.compile(r"\bsince (?:\w+ )?$")
 _LOOKBACK = 40
 # A sign explained by a harmless cause anywhere in the question: sight blurred by eye drops that
 # widen the pupil, or by glasses or lenses.
@@ -268,13 +274,17 @@ def _present(text: str) -> set[str]:
 
 
 def dated(text: str) -> bool:
-    """Whether the canonical ``text`` dates what it describes weeks, months or years ago."""
-    return bool(_DATED.search(text))
+    """Whether the canonical ``text`` dates what it describes weeks, months or years ago ("last
+    month", "a few weeks back", "in 2019"; not "since last week", which goes on now)."""
+    return any(
+        not _ONGOING_BEFORE.search(text[max(0, m.start() - 20) : m.start()])
+        for m in _DATED.finditer(text)
+    )
 
 
 def danger_combination(text: str) -> str | None:
     """The name of the first combination of danger signs in the canonical ``text``, or None."""
-    if _DATED.search(text):
+    if dated(text):
         return None
     present = _present(text)
     for name, sets in _COMBINATIONS:

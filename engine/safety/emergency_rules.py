@@ -55,6 +55,50 @@ _BESIDE = (
     r"(?:(?:in|at|by|near|next to|outside|inside|behind|in front of) (?:me |us |(?:the|your|a|our)"
     r" (?:\w+ )?))?"
 )
+# "blood" that is a test, a reading or a medicine, not blood coming up: "sick before my blood
+# test", "being sick, are my blood sugars ok?".
+_NOT_BLOOD_WORD = (
+    r"(?! (?:test|tests|testing|pressure|sugar|sugars|results?|form|forms|sample|samples"
+    r"|thinners?|count|donor|donation|donations|group|type|work|clinic|appointment|check"
+    r"|checks|levels?|glucose|bank))"
+)
+# An adrenaline auto-injector by any of its names (hsafe5).
+_EPIPEN = (
+    r"(?:epipen|epipens|epi pen|epi pens|jext|jext pen|emerade|anapen|adrenaline (?:pen|pens"
+    r"|injector|auto injector|autoinjector|shot|jab|injection)|adrenalin pen|auto injector"
+    r"|autoinjector)"
+)
+# Swelling of the airway said without a verb the first anaphylaxis patterns know: "feels like
+# it's closing", "my tongue is huge", "throat very swell" (hsafe5).
+_SWOLLEN = (
+    r"(?:closing|closed|closes|close up|shutting|shut|shrinking|narrowing|narrower|tight|tighter"
+    r"|tightening|swelling|swollen|swelled|swell|swells|puffing|puffed|puffy|blown up|blowing up"
+    r"|ballooned"
+    r"|ballooning|huge|enormous|massive|twice (?:the|its|their) (?:normal )?size|closing over"
+    r"|getting smaller)\b(?! (?:lump|lumps|ulcer|ulcers|spot|spots|sore|sores|blister|bump"
+    r"|patch|patches|gland|glands|tonsils?|cough))"
+)
+# Words between the throat or tongue and what it does: never an article ("my tongue has a huge
+# ulcer" is not swelling).
+_GAP = r"(?: (?!(?:a|an|some|one|two|the|this|that)\b)\w+){0,5}?"
+# Drink or drugs, and a person who is hard to rouse (hsafe5).
+_SUBSTANCE = (
+    r"(?:drunk|drank|drinking|alcohol|vodka|gin|whisky|whiskey|rum|wine|beer|beers|cider"
+    r"|spirits|pills|tablets|drugs|painkillers|sleeping|morphine|codeine|co codamol|methadone"
+    r"|heroin|diazepam|valium|tramadol|oxycodone|fentanyl|ketamine|overdose|took something"
+    r"|taken something)"
+)
+_HARD_TO_ROUSE = (
+    r"\b(?:(?:hard|difficult|impossible) to (?:wake|rouse|wake up|keep awake)|(?:can|could)"
+    r" (?:barely|hardly|only just) (?:wake|rouse)|barely (?:wake|rouse|wakes|rouses)"
+    r"|(?:cant|cannot|couldnt|can not) (?:properly )?rouse|(?:wont|will not|doesnt|isnt|not)"
+    r" (?:wake|waking|wake up|come round|coming round|coming to|come to) (?:up )?properly"
+    r"|drifting in and out|in and out of (?:it|consciousness)|snoring (?:weird\w*|strange\w*"
+    r"|funny|funnily|oddly|odd|loudly and)|wont stay awake|cant stay awake)\b"
+    # A habit, not a state now: "hard to wake in the mornings", "for school".
+    r"(?! (?:in the mornings?|in the morning|every|most|on \w+ mornings?|for school|for work"
+    r"|at weekends))"
+)
 EMERGENCY_RULES: Sequence[Rule] = (
     rule(
         "chest_pain",
@@ -163,6 +207,10 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|painkillers|took something|taken something|taking something)\b.{0,100}\b(?:floppy"
         r"|limp|out of it|out cold|unrousable|cant be woken|snoring strangely|making gurgling"
         r"|gurgling|cold and clammy)\b",
+        # Hard to rouse after drink or drugs (hsafe5): "took pills with vodka and he's hard to
+        # rouse", "had his nan's morphine and I can barely wake him", "snoring weirdly".
+        rf"\b{_SUBSTANCE}\b.{{0,100}}{_HARD_TO_ROUSE}",
+        rf"{_HARD_TO_ROUSE}.{{0,100}}\b{_SUBSTANCE}\b",
     ),
     rule(
         "stroke",
@@ -218,6 +266,16 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:wont|will not|cant|cannot|doesnt|does not|not) stop (?:the )?bleeding\b",
         r"\b(?:losing|lost) (?:a lot of|lots of|loads of|so much|too much) blood\b",
         r"\b(?:coughing|vomiting|throwing|spitting|vomited|threw|coughed) (?:up )?blood\b",
+        # Vomiting blood in everyday words (hsafe5): "brought up blood", "vommed blood", "being
+        # sick and there's blood in it", "sick that looks like coffee grounds".
+        r"\b(?:brought|bringing|brings|bring|vommed|vomming|vommit\w*|puked|puking|puke|spewed"
+        r"|spewing|heaved|chucked|chucking|retched|sicked|thrown|throws|vomits) (?:up )?(?:\w+ )"
+        r"{0,3}?(?:blood|bloody)\b" + _NOT_BLOOD_WORD,
+        r"\b(?:vomit\w*|vom|sick|puke|puking|throwing up|threw up|thrown up|brought up|bringing"
+        r" up)\b(?! note| notes| pay| leave)(?: \w+){0,8}? (?:blood|bloody|coffee grounds)\b"
+        + _NOT_BLOOD_WORD,
+        r"\b(?:blood|coffee grounds)\b (?:\w+ ){0,3}?(?:in|through) (?:\w+ ){0,2}?(?:sick|vomit"
+        r"|vom|puke)\b(?! note| notes| pay| leave)",
         r"\b(?:haemorrhage|hemorrhage|haemorrhaging|hemorrhaging)\b",
         r"\bdeep (?:cut|wound|gash|laceration)\b",
         # "the towel is soaked through with blood", "dripping red".
@@ -234,6 +292,32 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:swelling|swollen) (?:of |in |on |up )?(?:the |my |his |her |their )?"
         r"(?:throat|tongue|lips|face|mouth|airway)\b",
         r"\b(?:severe|bad|serious|major|massive) allergic\b",
+        # The throat or tongue with what it does a few words later: "my throat feels like it's
+        # closing", "her tongue has gone huge", "throat very swell", "his throat is getting
+        # tight" (never "a sore throat", "tongue tie").
+        rf"\b(?:throat|throats|tongue|tongues|airway|windpipe)\b(?! tie| tied| swab| swabs){_GAP}"
+        rf" {_SWOLLEN}",
+        r"\b(?:lips?|face|mouth|eyelids) (?:(?:is|are|has|have|gone|went|going|got|look|looks"
+        r"|feel|feels|all|really|very|so|just|suddenly|and (?:eyes|eyelids|tongue|lips|face)) )*"
+        r"(?:swelling up|swelled up|swollen up"
+        r"|puffing up|puffed up|blown up|blowing up|ballooned|ballooning|like balloons?"
+        r"|twice (?:the|its|their) (?:normal )?size|huge|enormous|massive)\b",
+        # Swallowing lost together with a swollen or closing mouth, tongue, lips or throat.
+        rf"\b(?:cant|cannot|can not|couldnt|unable to|struggling to|struggles to|hard to|hardly"
+        rf"|barely|difficult to|trouble|can hardly|can barely) (?:\w+ )?swallow\w*\b.{{0,80}}"
+        rf"\b(?:throat|tongue|lips?|mouth|face)\b{_GAP} {_SWOLLEN}",
+        rf"\b(?:throat|tongue|lips?|mouth|face)\b{_GAP} {_SWOLLEN}.{{0,80}}"
+        r"\b(?:cant|cannot|can not|couldnt|unable to|struggling to|struggles to|hard to|hardly"
+        r"|barely|difficult to|trouble|can hardly|can barely) (?:\w+ )?swallow\w*\b",
+        # Not even saliva goes down: "can't swallow my own spit", "drooling, can't swallow".
+        r"\b(?:cant|cannot|can not|couldnt|unable to) swallow (?:\w+ )?(?:own )?(?:spit|saliva"
+        r"|spittle)\b",
+        # An adrenaline pen in a question about using it now: "I've got my epipen, shall I use
+        # it?", "do I jab him with the epi pen?" (not its prescription, price or expiry).
+        rf"^(?!.*\b(?:prescription|prescriptions|repeat|reorder|order|ordering|cost|costs|price"
+        rf"|charge|fee|fees|pay|paid|collect|collecting|pick up|expire\w*|expiry|out of date"
+        rf"|spare|training|trainer|leaflet|pharmacy|chemist|bring|bringing|pack|flight|airport"
+        rf"|school|nursery|holiday|replace\w*)\b).*\b{_EPIPEN}\b",
         r"\b(?:having|is having|going into|gone into|went into) (?:an? )?(?:severe |bad |serious )?"
         r"(?:allergic reaction|anaphylactic shock|anaphylaxis)\b",
         # A sting or a food allergen together with swelling anywhere in the question.
@@ -287,6 +371,18 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|battery|batteries|antifreeze|chemical|chemicals|weed killer|pesticide|magnet|magnets"
         r"|laundry pod|laundry pods|laundry capsule|dishwasher tablet|white spirit|paraffin"
         r"|nail polish remover|vape liquid|liquid nicotine|e liquid)\b",
+        # A button battery or a magnet swallowed or missing from a child's mouth (hsafe5):
+        # "gulped down two ball magnets", "had a watch battery in his mouth and now it's gone".
+        r"\b(?:swallowed|swallow|swallowing|gulped|gulp|ate|eaten|eat|chewed|had|put|popped"
+        r"|sucking|sucked) (?:\w+ ){0,7}?(?:button (?:battery|batteries|cell|cells)|coin"
+        r" (?:battery|batteries|cell|cells)|(?:watch|lithium|round|disc|disk|remote|scales|key"
+        r"|hearing aid) (?:\w+ )?(?:battery|batteries|cell)|batteries|battery|magnets|magnet"
+        r"|magnetic (?:ball|balls|beads?))\b",
+        r"\b(?:button (?:battery|batteries|cell|cells)|coin (?:battery|batteries|cell|cells)"
+        r"|(?:watch|lithium|round|disc|disk) (?:\w+ )?(?:battery|batteries|cell)|batteries|battery"
+        r"|magnets|magnet|magnetic (?:ball|balls|beads?))\b.{0,60}\b(?:in (?:his|her|their|my)"
+        r" mouth|swallowed|swallow|gulped|down (?:his|her|their) throat|cant find|missing"
+        r"|gone|disappeared)\b",
     ),
     rule(
         "burns",

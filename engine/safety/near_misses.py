@@ -15,7 +15,8 @@ This module recognises three classes, each by its shape, not by one sentence:
   for the cuff*, or sits *in a cast or sling*, or *a frozen shoulder*; lips or hair *blue from an
   ice lolly or dye*.
 * **Long ago**: a stroke, a knock to the head or a deep cut dated years or months ago, or a
-  limb that has not moved well *since* then ("his stroke eight years ago", "in 2019").
+  limb that has not moved well *since* then ("his stroke eight years ago", "in 2019"); a stroke
+  named as what a disability dates from ("since his stroke he uses a wheelchair").
 
 The second and third classes never apply when the question also says the sign is new ("suddenly",
 "just now", "this morning", "started", "minutes ago", "an hour ago", "getting worse"): a stroke
@@ -149,6 +150,16 @@ _LONG_AGO = (
     r"(?:(?:\w+ )?(?:years|year|months) ago|in (?:19|20)\d\d|last (?:year|summer|winter"
     r"|spring|autumn)|(?:years|months) back|healed)"
 )
+# A stroke or head injury named as the past event a disability dates from ("since his stroke he
+# uses a wheelchair", "she walks with a frame after her stroke two years back", "since dad's
+# stroke"): the stroke is history, what follows is the visit (hsafe5).
+_SINCE_EVENT = (
+    r"(?:(?:ever )?since (?:his|her|my|their|your|the|mums|dads|\w+s) (?:\w+ )?(?:stroke|strokes"
+    r"|head injury|brain injury)|(?:a while|ages|a long time|some time) (?:ago|back)"
+    r"|(?:previous|old|earlier|past|last) strokes?|stroke survivor|after (?:his|her|my|their)"
+    r" (?:stroke|head injury) (?:\w+ ){0,3}?(?:he|she|they|i) (?:uses|use|needs|need|walks|walk"
+    r"|has|have|relies|rely|cant|cannot|struggles|struggle))"
+)
 # A limb that has not worked well *since* then: tied to the limb by "since" or "still".
 _EVER_SINCE = (
     r"(?:since (?:\w+ ){0,5}?(?:(?:years|year|months) ago|(?:19|20)\d\d)|since (?:birth|childhood"
@@ -198,6 +209,7 @@ _SETTINGS: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = tuple(
         (_LIMB_SIGN, _KIT, "limited reach"),
         (_LIMB_SIGN, _EVER_SINCE, "old limitation"),
         (_HISTORY_SIGN, _LONG_AGO, "old illness"),
+        (_HISTORY_SIGN, _SINCE_EVENT, "old illness"),
         (_BLUE_SIGN, _BLUE_CAUSE, "coloured"),
     )
 )

@@ -197,6 +197,12 @@ BAD_REACTION = (
     r"|did not agree with|badly|funny turn|bad turn|felt (?:\w+ )?(?:awful|terrible|ill|sick"
     r"|unwell|woozy|faint|dizzy|rough|dreadful|horrible|strange|weird|funny))\b"
 )
+# The visit itself, not the person's body: "is the parking free for my scan now that I'm
+# pregnant?", "which floor is the blood test room on, I have diabetes".
+_LOGISTICS = (
+    r"\b(?:park|parking|car park|floor|lift|stairs|toilet|toilets|wheelchair|ramp|where|which"
+    r" room|what time|opening|open|interpreter|bus|train|address)\b"
+)
 CLINICAL_RULES: Sequence[Rule] = (
     rule(
         "medicine_action",
@@ -374,7 +380,7 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"|for my \w+|at my age|at his age|at her age|in my case|in his case|in her case)\b",
         r"\bshould (?:i|my \w+|he|she|we|they) (?:have|get|take|be given|receive) (?:the |a |an "
         r"|my |his |her |their )?(?:\w+ )?(?:jab|jabs|vaccine|vaccines|vaccination|booster"
-        r"|immunisation|immunization|shot)\b",
+        r"|boosters|immunisation|immunization|shot|shots|injection|injections|mmr|hpv|bcg)\b",
         # Whether the person needs a test: "do I need an ECG?", "is an MRI needed for my knee?",
         # "should I have the bowel screening kit?" (not "where should I have my blood test?").
         rf"\b(?:do|does|will|would) (?:i|he|she|we|they|my \w+) (?:really |actually |still )?need"
@@ -401,8 +407,44 @@ CLINICAL_RULES: Sequence[Rule] = (
         "my_condition",
         # "is it safe for me to have an MRI?", "is a colonoscopy ok for someone like me?"
         r"\b(?:safe|safely|ok|okay|alright|all right|fine|dangerous|risky|harmful|suitable"
-        r"|a problem|a risk) (?:for|to) (?:me|him|her|them|us|my \w+|someone|somebody|people"
+        r"|a problem|a risk|a bad idea|a good idea|wise|unwise|sensible|advisable|too risky)"
+        r" (?:for|to) (?:me|him|her|them|us|my \w+|someone|somebody|people"
         r"|a person|patients) ?(?:with|who has|who have|like me|like him|like her|to|\b)",
+        r"\b(?:safe|ok|okay|alright|fine|dangerous|risky|harmful|suitable|a problem|a risk|a bad"
+        r" idea|wise|sensible|advisable) (?:\w+ )?(?:in|given) (?:my|his|her|their) (?:case"
+        r"|condition|state|situation)\b",
+        # A vaccine, test or procedure, and the person's own medicine or condition given as the
+        # reason to ask (hsafe5): "can I have the shingles jab if I'm on methotrexate?", "is the
+        # flu jab ok if I'm on chemo", "should he have his MMR while he's on antibiotics?".
+        rf"^(?!.*(?:{PRICE}|{_LOGISTICS})).*?"
+        rf"\b(?:{TREATMENT[3:-1]}|{TESTS[3:-1]}|sedation|sedative|anaesthetic|general anaesthetic"
+        rf"|bowel prep|laxative|contrast|dye)\b.{{0,80}}\b(?:if|while|whilst|when|as|since"
+        rf"|because|given|now that|even though|though|seeing as|with) (?:im|i am|hes|shes|he is"
+        rf"|she is|theyre|they are|(?:my|our) \w+ is|i take|he takes|she takes|i have|ive got"
+        rf"|hes got|shes got|he has|she has|(?:my|our) \w+ (?:has|takes)|ive had|ive just had"
+        rf"|i had|i still have|im still) (?:\w+ ){{0,3}}?(?:on (?:\w+ ){{0,2}}?(?:{MEDS[3:-1]}"
+        rf"|chemo|chemotherapy|radiotherapy|dialysis|immunosuppressants|biologics|treatment)\b"
+        rf"|taking\b|pregnant|breastfeeding|allergic|immunosuppressed|immunocompromised|poorly"
+        rf"|unwell|chemo\b|{CONDITIONS[3:-1]}\b|a transplant|a pacemaker|an implant)",
+        rf"^(?!.*(?:{PRICE}|{_LOGISTICS})).*?"
+        rf"\b(?:im on|i am on|(?:hes|shes|theyre) on|(?:he|she|my \w+) (?:is|are) on|i take"
+        rf"|(?:he|she|my \w+) takes|i have|ive got|i suffer from|(?:he|she|my \w+) has"
+        rf"|(?:hes|shes) got|im|i am) (?:\w+ ){{0,3}}?(?:{MEDS[3:-1]}|chemo|chemotherapy"
+        rf"|biologics|immunosuppressants|dialysis|{CONDITIONS[3:-1]}|a pacemaker|pregnant"
+        rf"|allergic to \w+)\b.{{0,80}}\b(?:is|are|would|will|could|might) (?:the |a |an |my"
+        rf" |his |her |their |this |that |these |any )?(?:\w+ ){{0,3}}?(?:{TREATMENT[3:-1]}"
+        rf"|{TESTS[3:-1]}|sedation|sedative|anaesthetic|bowel prep|laxative)\b(?: \w+){{0,4}}?"
+        rf" (?:ok|okay|alright|safe|fine|a problem|a risk|risky|dangerous|a bad idea|harmful"
+        rf"|out|off limits|suitable|allowed|possible|wise)\b",
+        # "does my methotrexate rule out the zoster jab for me?", "is the yellow fever one off
+        # limits for him?"
+        rf"\b(?:rule|rules|ruled|ruling) (?:me |him |her |them )?out (?:the |a |an |my |his |her"
+        rf" |any |all )?(?:\w+ ){{0,2}}?(?:{TREATMENT[3:-1]}|{TESTS[3:-1]}|sedation"
+        r"|live vaccines?)\b",
+        rf"\b(?:{TREATMENT[3:-1]}|{TESTS[3:-1]}|sedation)\b(?: \w+){{0,3}}? (?:off limits"
+        r"|out of the question|ruled out|not allowed|a no go|a no no) (?:for|in) (?:me|him|her"
+        r"|them|us|my \w+"
+        r"|my case|his case|her case)\b",
         r"\b(?:someone|somebody|people|a person) like (?:me|him|her|us)\b",
         # "I have MS, am I fine to have sedation?", "im on dialysis, will I be ok to..."
         r"\b(?:i have|ive got|ive had|i got|i had|i suffer from|i am on|im on|with my"

@@ -18,7 +18,9 @@ sent to the emergency route when either
 
 A question that asks for a service or a facility (``practical_request``: "do you run a sleep
 clinic?", "is there a quiet corner?") needs ``NET_PRACTICAL_SIMILARITY`` for the first arm and
-never counts by the second; a question in which the rules found a benign near-miss
+never counts by the second; neither arm reads a question dated weeks or more ago
+(:func:`engine.safety.danger_signs.dated`: "last month", "a few weeks back"; not "since last
+week"); a question in which the rules found a benign near-miss
 (:mod:`engine.safety.near_misses`: a stammer, a photo, a stroke years ago) is never netted.
 
 The caller (:func:`engine.answering.routing.settle_route`) decides the "nothing kept" part; this
@@ -36,6 +38,7 @@ import re
 from collections.abc import Mapping
 
 from engine.events import Route
+from engine.safety.danger_signs import dated
 from engine.safety.near_misses import neutralise
 from engine.safety.router import canonical_question
 from engine.safety.rules import alt
@@ -74,10 +77,10 @@ _LOST = (
     r" (?:\w+ )?(?:breathe|breathing|wake|waking|wake up|respond|responding|move|moving|talk"
     r"|talking|speak|speaking|see|stand|walk|feel|swallow|stay awake|keep \w+ eyes open)"
 )
-_NOT_NOW = re.compile(
-    r"\b(?:years? ago|months? ago|last (?:year|month|summer|winter|spring|autumn)|in (?:19|20)"
-    r"\d\d|sick notes?|fit notes?|off sick|sick pay|sick leave)\b"
-)
+# Paperwork about being ill, not a state now. A question dated weeks or more ago ("last month",
+# "a few weeks back") is read by ``danger_signs.dated``, the same test the danger signs and the
+# nearer-stop-class decision use.
+_NOT_NOW = re.compile(r"\b(?:sick notes?|fit notes?|off sick|sick pay|sick leave)\b")
 _ACUTE = re.compile(rf"\b{_SOMEONE}\b(?: \w+){{0,6}}? (?:{_STATE}|{_LOST})\b")
 _IF = re.compile(r"\b(?:if|in case|when|whenever|whether|what if)$")
 
@@ -93,7 +96,16 @@ _PRACTICAL = re.compile(
     r"|have you got|can (?:someone|somebody|anyone|you|staff|the nurse|the receptionist"
     r"|reception) (?:help (?:\w+ )?(?:with|fill|to fill|use|to use|find|get)|turn|show|fill"
     r"|bring|open|book|pierce|print)|can (?:i|he|she|we|they) (?:bring|lie down for|sit|wait"
-    r"|park|leave|borrow|use the))"
+    r"|park|leave|borrow|use the)"
+    # An assistance dog or a mobility aid coming along (hsafe5): "can his guide dog
+    # come into the room?", "are wheelchairs allowed upstairs?", "am I allowed to bring my carer?"
+    r"|can (?:my|his|her|their|our|the) (?:\w+ ){0,2}?(?:dog|guide dog|assistance dog|hearing"
+    r" dog|wheelchair|scooter|mobility scooter|walker|walking frame|frame|rollator"
+    r"|buggy|pram|interpreter) (?:come|go|be|stay|wait|get|fit)"
+    r"|(?:is|are) (?:\w+ ){0,3}?(?:dogs?|guide dogs?|assistance dogs?|carers?|wheelchairs?"
+    r"|scooters?|mobility scooters?|walkers?|frames?|rollators?|buggies|buggy|prams?)"
+    r" (?:allowed|welcome|permitted|ok|okay|able)"
+    r"|(?:am i|are we|is he|is she|are they) allowed to (?:bring|come|wait|sit|park|use|stay))"
 )
 # The nearest-exemplar arm asks more of a question that is such a request.
 NET_PRACTICAL_SIMILARITY = 0.50
@@ -106,13 +118,13 @@ def practical_request(question: str) -> bool:
 
 def acute_state(question: str) -> bool:
     """Whether ``question`` describes a person's body or state now (a person, then within a few
-    words a symptom or body-state word; not when the question dates it years or months ago)."""
+    words a symptom or body-state word; not when the question dates it weeks or more ago)."""
     return _describes_state(neutralise(canonical_question(question)))
 
 
 def _describes_state(text: str) -> bool:
     """``acute_state`` on a question already canonical and neutralised."""
-    if _NOT_NOW.search(text):
+    if _NOT_NOW.search(text) or dated(text):
         return False
     # "if I feel faint after my blood test" asks what happens; it does not describe anyone now.
     return any(not _IF.search(text[: m.start()].rstrip()) for m in _ACUTE.finditer(text))
@@ -129,6 +141,10 @@ def net_reason(question: str, nearest: Mapping[Route, float]) -> str | None:
     if neutralise(text) != text:
         # The rules recognised a benign near-miss ("can't finish a sentence with a stammer"):
         # the words that sound urgent are explained in the question itself.
+        return None
+    if dated(text):
+        # "he fainted last month, ...": what it describes is weeks or more ago, not now (both
+        # arms; before hsafe5 the nearest-exemplar arm read no date at all).
         return None
     others = max((s for r, s in nearest.items() if r is not Route.EMERGENCY), default=0.0)
     practical = practical_request(question)
