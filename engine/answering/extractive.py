@@ -12,7 +12,14 @@ Decides two things, for both answer modes:
   subject; a medicine the safety rules name ("my sertraline") is carried by a sentence about
   "the medicine" (never in "do you have / sell X?", where X itself must be in the sentence); a
   named place asked about ("at Thameside General", "to guys hospital") must be in the sentence
-  itself or its section title.
+  itself or its section title. "Do you have an interpreter service?" asks for an interpreter: a
+  generic head noun ("service", "facility", "system") need not be in the sentence too.
+- **Follow-ups.** A follow-up joined to the question it refers back to (engine.answering.
+  follow_up joins them with a line break) asks what its own words ask: the sentence must carry
+  them ("can I get them by text?" after a results question, never a sentence about how long
+  results take), the earlier question's words weigh half as much, and the kind of detail is
+  the follow-up's own unless it is only a fragment ("and on Sunday?" after an opening-times
+  question still asks for a time).
 - **The extractive answer.** The one to three best such sentences (a chosen list item's next
   sentence may go with it, three sentences in all at most), each quoted word for word with the
   citation number of its passage. Markdown tables become "Header: value, Header: value" lines.
@@ -44,6 +51,11 @@ MIN_COVER = 0.5
 MIN_OWN_COVER = 0.2
 # Further quotes must score at least this fraction of the best one.
 SECONDARY_RATIO = 0.75
+# In a joined follow-up: what the earlier questions' words weigh (the follow-up's weigh 1), and
+# together never more than the follow-up's own words...
+EARLIER_WEIGHT = 0.5
+# ...and the share of the follow-up's own term weight the sentence and its section title carry.
+MIN_FOLLOW_UP_COVER = 0.5
 
 _STEMMER = SnowballStemmer("english")
 
@@ -147,6 +159,31 @@ _EXISTENCE_Q = re.compile(
     r"|\s*[?.!,]|\s*$)",
     re.IGNORECASE,
 )
+# Generic head nouns of the thing asked about: "an interpreter service", "a baby changing
+# facility", "a hearing loop system" ask for the interpreter, the changing table, the loop.
+_GENERIC_THINGS = _wordset(
+    "service services facility facilities system systems provision option options scheme "
+    "schemes arrangement arrangements"
+)
+
+
+@lru_cache(maxsize=1)
+def _generic_things() -> frozenset[str]:
+    return frozenset(_stem(w) for w in _GENERIC_THINGS)
+
+
+# "What's your email address?": the address is the email; "address" alone (a postal address,
+# where the clinic is) is a subject of its own.
+_EMAIL_ADDRESS = re.compile(r"\be-?mail(?:\s+address(?:es)?)?\b", re.IGNORECASE)
+
+
+def without_email_address(text: str) -> str:
+    """``text`` with "email address" and "e-mail" said as "email", the word the documents use
+    ("Email (not for urgent matters): enquiries@..."). Only the subject's words are read from
+    it; the kind of detail asked for is read from the question as asked."""
+    return _EMAIL_ADDRESS.sub("email", text)
+
+
 # A place that is not where the passage's sentence is: "at Thameside General", "to guys
 # hospital", "at the Dock Street car park". Its name must be in the quoted sentence itself (or its
 # section title): the clinic's car park does not answer a question about another car park.
@@ -173,6 +210,7 @@ _SOURCE_WORDS = _wordset(
     "find see get look check read learn know tell out leaflet leaflets booklet booklets list "
     "lists listed page pages website site document section notice"
 )
+_PAYING_WORDS = _wordset("pay pays paying paid")
 _SENTENCE_END = re.compile(r"[?.!;]+")
 _FIGURE_Q = re.compile(
     r"\bhow\s+much\b|\bwhat\s+(?:does|do|will|would|did)\s+(?:[\w']+\s+){0,3}?cost\b",
@@ -483,6 +521,25 @@ def _last_question(text: str) -> str:
     return text
 
 
+# A follow-up that is only a fragment of a question ("and on Sunday?", "what about for a nurse?",
+# "for my son?"), not one with its own verb ("and can I pay by card?").
+_FRAGMENT = re.compile(
+    r"^\s*(?:and|or|also|plus|but|what about|how about|same for|same with|for|with|on|at|in|over)"
+    r"\b(?!\s+(?:can|could|do|does|did|is|are|was|were|will|would|should|shall|may|must|how|what"
+    r"|when|where|who|which|why|i|you|we|they|he|she|it)\b)",
+    re.IGNORECASE,
+)
+
+
+def _follow_up_parts(question: str) -> tuple[str, str]:
+    """(the earlier questions, the follow-up) of a follow-up joined to what it refers back to
+    (engine.answering.follow_up joins them with a line break), else ("", the question)."""
+    earlier, _, last = question.rpartition("\n")
+    if not earlier.strip() or not last.strip():
+        return "", question
+    return earlier, last
+
+
 def _find_quotes(
     question: str,
     passages: Sequence[tuple[str, str]],
@@ -495,20 +552,42 @@ def _find_quotes(
         for analysed in units:
             vocabulary |= analysed.context
     question = _respell(question, vocabulary)
-    terms = question_terms(question, weights, vocabulary)
-    kind = answer_kind(question)
-    if kind == "price_source":
-        framing = {_stem(w) for w in _SOURCE_WORDS}
-        terms = {t: w for t, w in terms.items() if t not in framing}
+    earlier, focus = _follow_up_parts(question)
+    kind = answer_kind(focus)
+    if kind is None and earlier and _FRAGMENT.match(focus):
+        kind = answer_kind(earlier)  # "and on Sunday?" asks what the question before it asked
+    said = without_email_address(question)
+    terms = question_terms(said, weights, vocabulary)
+    own = set(question_terms(without_email_address(focus), weights, vocabulary) if earlier else ())
+    if kind in ("price", "price_source"):
+        # "do I have to pay for that?" asks a price with "pay" ("how do I pay for parking?" asks
+        # how to pay: there "pay" is the subject)
+        framing = {_stem(w) for w in _SOURCE_WORDS} if kind == "price_source" else set()
+        if kind == "price":
+            framing = {_stem(w) for w in _PAYING_WORDS}
+        if any(t not in framing for t in terms):
+            terms = {t: w for t, w in terms.items() if t not in framing}
+            own -= framing
+    thing = _EXISTENCE_Q.search(_last_question(without_email_address(focus)))
+    required = question_terms(thing.group("thing"), weights, vocabulary) if thing else {}
+    heads = {t for t in required if t in _generic_things()}
+    if len(heads) < len(required):  # "an interpreter service": the interpreter is asked for
+        required = {t: w for t, w in required.items() if t not in heads}
+        terms = {t: w for t, w in terms.items() if t not in heads}
+        own -= heads
+    if own:  # a follow-up: the earlier questions' words weigh less, together at most as much
+        before = sum(w for t, w in terms.items() if t not in own)
+        after = sum(w for t, w in terms.items() if t in own)
+        scale = min(EARLIER_WEIGHT, after / before) if before else 1.0
+        terms = {t: (w if t in own else scale * w) for t, w in terms.items()}
     total = sum(terms.values())
-    extra = _alternative_hits(question, vocabulary, alternatives)
+    own_total = sum(terms[t] for t in own if t in terms)
+    extra = _alternative_hits(said, vocabulary, alternatives)
     hits = {t: _hits(t, vocabulary) | extra.get(t, frozenset()) for t in terms}
     generic = _hits("medicin", vocabulary)
     for term in terms:
         if term in _medicine_stems():  # "my sertraline": a medicine, as the documents say
             hits[term] = hits[term] | generic
-    thing = _EXISTENCE_Q.search(_last_question(question))
-    required = question_terms(thing.group("thing"), weights, vocabulary) if thing else {}
     required_hits = [_hits(t, vocabulary) | extra.get(t, frozenset()) for t in required]
     for place in _PLACE_Q.finditer(question):  # "at Thameside General", "to guys hospital"
         for word in _WORD.findall(place.group("name").lower()):
@@ -531,6 +610,11 @@ def _find_quotes(
                 continue
             if cover < MIN_COVER or own_cover < MIN_OWN_COVER:
                 continue
+            if own_total and (
+                sum(terms[t] for t in own if t in terms and hits[t] & analysed.near) / own_total
+                < MIN_FOLLOW_UP_COVER
+            ):
+                continue  # the earlier question's words, not what the follow-up asks
             if not all(h & analysed.near for h in required_hits):
                 continue
             score = cover + own_cover + 0.1 * text_cover - 0.02 * index

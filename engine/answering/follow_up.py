@@ -285,7 +285,9 @@ def joined_query(
         and refers_back_after_stop(question)
         and (recent[-1].route is Route.EMERGENCY or stop(previous))
     ):
-        return f"{previous} {question}"
+        # A line break between them: the same words for the rules, the embedding and the search,
+        # and the sentence-level evidence can tell what the follow-up itself asks.
+        return f"{previous}\n{question}"
     return None
 
 

@@ -42,6 +42,7 @@ from engine.answering.extractive import (
     find_quotes,
     is_framing,
     one_sentence_holds_question,
+    without_email_address,
 )
 from engine.answering.query_words import (
     by_initial,
@@ -400,7 +401,9 @@ class Retriever:
         with self.db.connection() as connection:
             # Both statements straight through the driver (engine.ops.db.fetch_rows): the same
             # SQL and parameters as session.execute, without its per-statement overhead.
-            prepared = fetch_rows(connection, _PREPARE_SQL, {"text": question_text})[0]
+            # "email address" is weighed as "email", the word the documents write it with.
+            said = without_email_address(question_text)
+            prepared = fetch_rows(connection, _PREPARE_SQL, {"text": said})[0]
             lexemes = sorted(str(lex) for lex in (prepared[3] or ()))
             groups: dict[str, set[str]] = {}
             weights: dict[str, float] = {}

@@ -369,7 +369,7 @@ def test_follow_up_is_searched_with_the_previous_question(db: Database, fake: Se
     history = [Turn(FLU, "The flu vaccine costs £15 for adults [1].")]
     events = ask(db, fake, "and for children?", embedder=embedder, history=history)
     # The joined text (searched), then the question it follows (its emergency would carry).
-    assert questions_embedded(embedder) == [f"{FLU} and for children?", FLU]
+    assert questions_embedded(embedder) == [f"{FLU}\nand for children?", FLU]
     final = done(events)
     assert final.outcome is Outcome.EXTRACTIVE
     assert final.citations[0].heading_path == "Fees and payment > Vaccinations"

@@ -284,6 +284,7 @@ def test_bad_conversation_rows_are_refused(
         ("safety-judging-5.yaml", 90, 0),
         ("conversation-judging.yaml", 0, 40),
         ("conversation-judging-2.yaml", 0, 25),
+        ("follow-up-answers-judging.yaml", 7, 18),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -333,6 +334,7 @@ def test_held_out_sets_are_valid_and_apart(
         "safety-judging-5.yaml",
         "conversation-judging.yaml",
         "conversation-judging-2.yaml",
+        "follow-up-answers-judging.yaml",
     ):
         others += [
             "answerability-judging.yaml",
@@ -354,8 +356,10 @@ def test_held_out_sets_are_valid_and_apart(
             "conversation-judging.yaml",
             "conversation-judging-2.yaml",
         ]
-    if name.startswith("conversation-judging"):
+    if name.startswith("conversation-judging") or name == "follow-up-answers-judging.yaml":
         others += ["safety-judging-3.yaml", "safety-judging-4.yaml", "conversation-judging.yaml"]
+    if name == "follow-up-answers-judging.yaml":
+        others.append("conversation-judging-2.yaml")
     for other in others:
         if other != name:
             asked = {q.question.lower() for q in load_questions(root / other)}

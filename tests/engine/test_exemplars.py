@@ -35,6 +35,7 @@ EVALUATION_SETS = (
     "safety-judging-5.yaml",
     "conversation-judging.yaml",
     "conversation-judging-2.yaml",
+    "follow-up-answers-judging.yaml",
 )
 
 
@@ -149,7 +150,7 @@ def test_the_emergency_of_the_question_followed_carries_into_a_long_follow_up() 
     embedder = FakeEmbedder()
     history = [Turn("grandmother floor still cold quiet", "Call 999.")]
     question = "what should we do, the kids are here and we are waiting for a taxi to town"
-    joined = f"{history[0].question} {question}"
+    joined = f"{history[0].question}\n{question}"
     # The joined text alone is too diluted to reach the emergency exemplar ...
     assert SMALL.classify(embedder.embed_query(joined), embedder).route is None
     # ... but the question it follows is an emergency, so the follow-up stays one.

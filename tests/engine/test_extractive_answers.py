@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 from engine.answering.assistant import EXTRACTIVE_INTRO, Assistant
 from engine.answering.retrieval import Retriever
-from engine.events import AnswerEvent, DoneEvent, Outcome, ReplaceEvent, TokenEvent
+from engine.events import AnswerEvent, DoneEvent, Outcome, ReplaceEvent, TokenEvent, Turn
 from engine.knowledge.embeddings import load_embedder
 from engine.knowledge.ingest import Ingester
 from engine.ops import db as dbm
@@ -42,6 +42,19 @@ class Clinic:
             self.db, self.embedder, self.settings, audience="public", chat=chat, channel="test"
         )
         return list(assistant.answer(question))
+
+    def converse(self, *questions: str) -> list[DoneEvent]:
+        """Each question asked after the ones before it, in one session, as the kiosk does."""
+        turns: list[Turn] = []
+        answers = []
+        for question in questions:
+            assistant = Assistant(
+                self.db, self.embedder, self.settings, audience="public", channel="test"
+            )
+            done = final(list(assistant.answer(question, turns)))
+            turns.append(Turn(question, done.text, done.route))
+            answers.append(done)
+        return answers
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +102,7 @@ def assert_quoted_from_cited_passages(done: DoneEvent) -> list[str]:
     passages = {c.number: c.text.replace("**", "") for c in done.citations}
     for quote, number in quotes:
         passage = passages[int(number)]
-        if quote not in " ".join(passage.split()):
+        if " ".join(quote.split()) not in " ".join(passage.split()):  # a list: its lines
             # A table row, shown as "Header: value, ...": every value is in one row of it.
             values = [piece.split(": ", 1)[-1] for piece in quote.split(", ")]
             rows = [line for line in passage.splitlines() if "|" in line]
@@ -179,6 +192,76 @@ def test_clinic_adjacent_questions_in_chat_spelling_still_get_the_refusal(
     clinic: Clinic, question: str
 ) -> None:
     assert_refused_without_a_model(clinic, question)
+
+
+@pytest.mark.parametrize("question", ["What's your email address?", "what is the e-mail address"])
+def test_the_email_address_is_quoted_however_it_is_asked_for(clinic: Clinic, question: str) -> None:
+    """ "email address" is one thing: the documents write "Email (...): enquiries@..."."""
+    assert_answered_with(clinic, question, "enquiries@riversidefamilyclinic.example")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Do you have an interpreter service?", "If you would like an interpreter"),
+        ("Is there a chaperone service?", "You can ask for a chaperone"),
+    ],
+)
+def test_a_generic_head_noun_need_not_be_in_the_sentence(
+    clinic: Clinic, question: str, expected: str
+) -> None:
+    assert_answered_with(clinic, question, expected)
+
+
+@pytest.mark.parametrize(
+    "question", ["Do you have a massage service?", "Is there a hydrotherapy facility?"]
+)
+def test_a_service_the_clinic_does_not_have_is_still_refused(clinic: Clinic, question: str) -> None:
+    assert_refused_without_a_model(clinic, question)
+
+
+def quoted(done: DoneEvent) -> str:
+    assert done.outcome is Outcome.EXTRACTIVE, done.text
+    return " ".join(assert_quoted_from_cited_passages(done))
+
+
+def test_a_follow_up_is_answered_by_what_it_asks_not_by_the_question_before(
+    clinic: Clinic,
+) -> None:
+    _, took, by_text = clinic.converse(
+        "How do I get my blood test results?", "How long do they take?", "Can I get them by text?"
+    )
+    assert "3 to 5 working days" in quoted(took)
+    # A yes/no question of its own: neither the earlier "how long" nor its durations.
+    assert "we send you a text message" in quoted(by_text)
+    assert "3 to 5 working days" not in quoted(by_text)
+    _, collect = clinic.converse("How do I order a repeat prescription?", "When can I collect it?")
+    assert "You can order a repeat prescription in any of these ways" not in quoted(collect)
+    assert "collect" in quoted(collect)
+
+
+def test_a_fragment_follow_up_asks_what_the_question_before_asked(clinic: Clinic) -> None:
+    _, sunday, holidays = clinic.converse(
+        "When are you open on Saturday?", "What about Sunday?", "And bank holidays?"
+    )
+    assert "Day: Sunday, Building open: closed" in quoted(sunday)
+    assert "The clinic is closed on all bank holidays in England." in quoted(holidays)
+    _, nurse = clinic.converse("How much is a private GP appointment?", "And for a nurse?")
+    assert "Private nurse appointment (20 minutes): £45" in quoted(nurse)
+    _, free = clinic.converse("Do you have an interpreter service?", "Do I have to pay for that?")
+    assert "Interpreting is free for all patients" in quoted(free)
+
+
+def test_a_follow_up_the_documents_do_not_answer_is_refused(clinic: Clinic) -> None:
+    """Its own words are not in any sentence: the earlier question's passages do not answer it."""
+    for conversation in (
+        ("How much is a private GP appointment?", "What about a chiropodist?"),
+        ("How do I order a repeat prescription?", "Can my husband pick it up for me?"),
+        ("How do I get my blood test results?", "Can they fax them to my work?"),
+    ):
+        first, then = clinic.converse(*conversation)
+        assert first.outcome is Outcome.EXTRACTIVE
+        assert (then.outcome, then.text) == (Outcome.NO_ANSWER, clinic.settings.texts.refusal)
 
 
 def test_a_guard_refused_model_reply_becomes_quotes_and_the_original_is_logged(

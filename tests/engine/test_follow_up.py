@@ -60,7 +60,7 @@ def test_a_standalone_question_is_searched_as_itself_whatever_came_before() -> N
 
 
 def test_a_follow_up_is_searched_with_the_question_it_follows() -> None:
-    assert standalone_query("and on Saturday?", [HOURS]) == f"{HOURS.question} and on Saturday?"
+    assert standalone_query("and on Saturday?", [HOURS]) == f"{HOURS.question}\nand on Saturday?"
     assert standalone_query("and on Saturday?", []) == "and on Saturday?"
 
 
@@ -190,7 +190,7 @@ def test_the_route_the_last_answer_took_counts_for_the_looser_test() -> None:
         question, [Turn("my neighbour", "I don't know.", Route.INFORMATION)]
     )
     assert after_emergency.follow_up
-    assert after_emergency.search_text == f"my neighbour {question}"
+    assert after_emergency.search_text == f"my neighbour\n{question}"
     assert after_emergency.decision.route is Route.EMERGENCY  # the recorded route carries
     assert not after_information.follow_up and after_information.search_text == question
 
