@@ -285,6 +285,8 @@ def test_bad_conversation_rows_are_refused(
         ("conversation-judging.yaml", 0, 40),
         ("conversation-judging-2.yaml", 0, 25),
         ("follow-up-answers-judging.yaml", 7, 18),
+        ("vaccine-access-judging.yaml", 14, 0),
+        ("where-judging.yaml", 20, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -335,6 +337,8 @@ def test_held_out_sets_are_valid_and_apart(
         "conversation-judging.yaml",
         "conversation-judging-2.yaml",
         "follow-up-answers-judging.yaml",
+        "vaccine-access-judging.yaml",
+        "where-judging.yaml",
     ):
         others += [
             "answerability-judging.yaml",
@@ -360,6 +364,14 @@ def test_held_out_sets_are_valid_and_apart(
         others += ["safety-judging-3.yaml", "safety-judging-4.yaml", "conversation-judging.yaml"]
     if name == "follow-up-answers-judging.yaml":
         others.append("conversation-judging-2.yaml")
+    if name in ("vaccine-access-judging.yaml", "where-judging.yaml"):
+        others += [
+            "safety-judging-3.yaml",
+            "safety-judging-4.yaml",
+            "conversation-judging.yaml",
+            "conversation-judging-2.yaml",
+            "follow-up-answers-judging.yaml",
+        ]
     for other in others:
         if other != name:
             asked = {q.question.lower() for q in load_questions(root / other)}

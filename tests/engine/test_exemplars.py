@@ -36,6 +36,8 @@ EVALUATION_SETS = (
     "conversation-judging.yaml",
     "conversation-judging-2.yaml",
     "follow-up-answers-judging.yaml",
+    "vaccine-access-judging.yaml",
+    "where-judging.yaml",
 )
 
 
