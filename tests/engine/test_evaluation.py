@@ -368,6 +368,7 @@ def test_held_out_sets_are_valid_and_apart(
         others += [
             "safety-judging-3.yaml",
             "safety-judging-4.yaml",
+            "safety-judging-5.yaml",
             "conversation-judging.yaml",
             "conversation-judging-2.yaml",
             "follow-up-answers-judging.yaml",
