@@ -105,7 +105,12 @@ _PRACTICAL = re.compile(
     r"|(?:is|are) (?:\w+ ){0,3}?(?:dogs?|guide dogs?|assistance dogs?|carers?|wheelchairs?"
     r"|scooters?|mobility scooters?|walkers?|frames?|rollators?|buggies|buggy|prams?)"
     r" (?:allowed|welcome|permitted|ok|okay|able)"
-    r"|(?:am i|are we|is he|is she|are they) allowed to (?:bring|come|wait|sit|park|use|stay))"
+    r"|(?:am i|are we|is he|is she|are they) allowed to (?:bring|come|wait|sit|park|use|stay)"
+    # Money for a visit missed or cancelled because of being ill (hsafe5): "I've been throwing
+    # up since last night, will I be charged for cancelling my scan?"
+    r"|(?:will|would|do|does|can|could) (?:i|we|you|he|she|they) (?:still )?(?:be |get )?"
+    r"(?:charged|charge|billed|bill|fined|pay|have to pay)\b(?! (?:for|to) (?:an |the )?"
+    r"ambulance)|cancellation (?:fee|fees|charge|charges)|(?:get|give) (?:me |us )?a refund)"
 )
 # The nearest-exemplar arm asks more of a question that is such a request.
 NET_PRACTICAL_SIMILARITY = 0.50

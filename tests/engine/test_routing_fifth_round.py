@@ -177,7 +177,7 @@ def test_the_net_still_raises_the_same_words_now() -> None:
     assert net_reason("he went grey and clammy, what is that?", NEAR_EMERGENCY) is not None
 
 
-# -- an assistance dog or a mobility aid coming along is a request for the visit ----------------
+# -- an assistance dog, a mobility aid or a cancellation fee is a request about the visit ------
 
 
 @pytest.mark.parametrize(
@@ -187,9 +187,12 @@ def test_the_net_still_raises_the_same_words_now() -> None:
         "are assistance dogs allowed upstairs?",
         "can my mum's mobility scooter fit in the lift?",
         "am I allowed to bring my walking frame into the scan room?",
+        # money for a visit cancelled because of being ill
+        "I've had the runs all night, will I be charged if I cancel my bloods?",
+        "my son has been sick since teatime, do we get charged for missing his jabs?",
     ],
 )
-def test_an_assistance_dog_or_mobility_aid_question_is_a_practical_request(
+def test_an_assistance_dog_mobility_aid_or_fee_question_is_a_practical_request(
     question: str,
 ) -> None:
     assert practical_request(question)
@@ -200,7 +203,11 @@ def test_an_assistance_dog_or_mobility_aid_question_is_a_practical_request(
 
 @pytest.mark.parametrize(
     "question",
-    ["my dad is grey and sweaty and can't breathe", "is there a doctor here, he's collapsed"],
+    [
+        "my dad is grey and sweaty and can't breathe",
+        "is there a doctor here, he's collapsed",
+        "he's grey and not breathing, do we have to pay for an ambulance?",
+    ],
 )
 def test_a_person_in_trouble_is_not_a_practical_request(question: str) -> None:
     assert not practical_request(question)
