@@ -57,7 +57,8 @@ def route_question(question: str) -> RoutingDecision:
     name = danger_signs.danger_combination(neutral)
     if name is not None:
         return RoutingDecision(Route.EMERGENCY, f"emergency:danger_signs:{name}")
-    name = rules.first_match(rules.CLINICAL_RULES, text)
+    # "can I have a flu jab" asks for a vaccine: the clinical rules read it without "flu".
+    name = rules.first_match(rules.CLINICAL_RULES, rules.without_illness_names_of_vaccines(text))
     if name is not None:
         return RoutingDecision(Route.CLINICAL, f"clinical:{name}")
     name = rules.first_match(rules.APPOINTMENT_RULES, text)

@@ -134,6 +134,21 @@ CONDITIONS = alt(
     "glaucoma,dementia,alzheimers disease,parkinsons,ms,multiple sclerosis,a stroke,"
     "something wrong,something serious,anything serious,anything wrong,a disease,a condition"
 )
+# "a flu jab", "the shingles vaccine", "her covid booster" name a vaccine, not an illness: the
+# clinical rules see them without the illness's name ("can I have a flu jab" is not "do I have
+# flu"), so only what the question says about the person is read ("can I have the jab while I'm
+# on antibiotics" is still clinical). The emergency rules never see this rewrite.
+VACCINE_NAMED = re.compile(
+    rf"\b{CONDITIONS} (?=(?:jabs?|vaccines?|vaccinations?|injections?|shots?|boosters?"
+    r"|nasal spray|immunisations?|immunizations?|clinics?)\b)"
+)
+
+
+def without_illness_names_of_vaccines(text: str) -> str:
+    """``text`` (normalised) with the illness a vaccine is named after left out."""
+    return VACCINE_NAMED.sub("", text)
+
+
 MEASURES = alt(
     "blood pressure,bp,cholesterol,sugar,sugars,blood sugar,blood sugars,glucose,hba1c,a1c,"
     "iron,ferritin,b12,vitamin d,thyroid,tsh,psa,heart rate,pulse,temperature,temp,oxygen,"
@@ -426,6 +441,15 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"|chemo|chemotherapy|radiotherapy|dialysis|immunosuppressants|biologics|treatment)\b"
         rf"|taking\b|pregnant|breastfeeding|allergic|immunosuppressed|immunocompromised|poorly"
         rf"|unwell|chemo\b|{CONDITIONS[3:-1]}\b|a transplant|a pacemaker|an implant)",
+        # The same with the person's own treatment or condition named by its owner: "can my mum
+        # have the covid booster when her chemo only finished last week?", "is the jab ok after
+        # his transplant?" (lead; never "after my blood test", "with my husband").
+        rf"^(?!.*(?:{PRICE}|{_LOGISTICS})).*?"
+        rf"\b(?:{TREATMENT[3:-1]}|{TESTS[3:-1]}|sedation|sedative|anaesthetic|general anaesthetic"
+        rf"|bowel prep|laxative|contrast|dye)\b.{{0,80}}\b(?:if|while|whilst|when|as|since"
+        rf"|because|given|now that|even though|though|seeing as|with|after|so soon after)"
+        rf" (?:my|his|her|their|our) (?:\w+ )?(?:chemo|chemotherapy|radiotherapy|dialysis"
+        rf"|transplant|immunosuppressants|biologics|{MEDS[3:-1]}|{CONDITIONS[3:-1]})\b",
         rf"^(?!.*(?:{PRICE}|{_LOGISTICS})).*?"
         rf"\b(?:im on|i am on|(?:hes|shes|theyre) on|(?:he|she|my \w+) (?:is|are) on|i take"
         rf"|(?:he|she|my \w+) takes|i have|ive got|i suffer from|(?:he|she|my \w+) has"
