@@ -110,7 +110,14 @@ _PRACTICAL = re.compile(
     # up since last night, will I be charged for cancelling my scan?"
     r"|(?:will|would|do|does|can|could) (?:i|we|you|he|she|they) (?:still )?(?:be |get )?"
     r"(?:charged|charge|billed|bill|fined|pay|have to pay)\b(?! (?:for|to) (?:an |the )?"
-    r"ambulance)|cancellation (?:fee|fees|charge|charges)|(?:get|give) (?:me |us )?a refund)"
+    r"ambulance)|cancellation (?:fee|fees|charge|charges)|(?:get|give) (?:me |us )?a refund"
+    # Asking where a place is (lead): "where will I find reception when I walk in?", "where can
+    # a taxi drop my dad off?"; not where a person is ("where is she? she was in the toilet"),
+    # nor where help, a first aider or the emergency department is.
+    r"|\b(?:where|wheres|whereabouts) (?:is|are|can|do|does|should|will|would|shall|abouts)\b"
+    r"(?! (?:he|she|they|him|her|them|my|his|our|their)\b)"
+    r"(?!.*\b(?:doctor|doctors|nurse|nurses|first aider|first aid|medic|paramedic|defib"
+    r"|defibrillator|ambulance|ae|a and e|emergency|casualty|hospital|help)\b))"
 )
 # The nearest-exemplar arm asks more of a question that is such a request.
 NET_PRACTICAL_SIMILARITY = 0.50

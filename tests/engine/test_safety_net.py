@@ -93,6 +93,36 @@ def test_a_request_for_a_service_asks_more_of_the_resemblance() -> None:
     assert not practical_request("is there a doctor here? the man outside has gone grey")
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "whereabouts is the main entrance when I come off the bus",
+        "where can I sit to feed my baby, she's hungry",
+        "where do I take my dad's repeat slip, his hands are too shaky to post it",
+        "where do I go for my blood test upstairs",
+    ],
+)
+def test_asking_where_a_place_is_is_a_practical_request(question: str) -> None:
+    """A question of where a place is names a person and a word of the body only to set the
+    scene: the net asks more of its resemblance to an emergency, and never reads its state."""
+    assert practical_request(question), question
+    assert net_reason(question, {E: NET_PRACTICAL_SIMILARITY - 0.01, INFO: 0.1}) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "where is she, she went to the loo and hasn't come back and isn't answering",
+        "where's your defib, a man has just gone down in the car park",
+        "where is the nearest hospital, he's gone grey and clammy",
+        "where can I get help, my husband is on the floor",
+    ],
+)
+def test_asking_where_a_person_or_help_is_stays_in_the_net(question: str) -> None:
+    assert not practical_request(question), question
+    assert net_reason(question, {E: NET_SIMILARITY, INFO: 0.1}) is not None
+
+
 def test_a_benign_near_miss_the_rules_recognised_is_never_netted() -> None:
     stammer = "he stammers and can't finish a sentence, is there a speech group?"
     assert net_reason(stammer, {E: 0.99, INFO: 0.01}) is None
