@@ -17,9 +17,9 @@ Decides two things, for both answer modes:
 - **Follow-ups.** A follow-up joined to the question it refers back to (engine.answering.
   follow_up joins them with a line break) asks what its own words ask: the sentence must carry
   them ("can I get them by text?" after a results question, never a sentence about how long
-  results take), the earlier question's words weigh half as much, and the kind of detail is
-  the follow-up's own unless it is only a fragment ("and on Sunday?" after an opening-times
-  question still asks for a time).
+  results take), the earlier questions' words weigh at most half as much and together no more
+  than the follow-up's own, and the kind of detail is the follow-up's own unless it is only a
+  fragment ("and on Sunday?" after an opening-times question still asks for a time).
 - **The extractive answer.** The one to three best such sentences (a chosen list item's next
   sentence may go with it, three sentences in all at most), each quoted word for word with the
   citation number of its passage. Markdown tables become "Header: value, Header: value" lines.
@@ -559,15 +559,17 @@ def _find_quotes(
     said = without_email_address(question)
     terms = question_terms(said, weights, vocabulary)
     own = set(question_terms(without_email_address(focus), weights, vocabulary) if earlier else ())
-    if kind in ("price", "price_source"):
-        # "do I have to pay for that?" asks a price with "pay" ("how do I pay for parking?" asks
-        # how to pay: there "pay" is the subject)
-        framing = {_stem(w) for w in _SOURCE_WORDS} if kind == "price_source" else set()
-        if kind == "price":
-            framing = {_stem(w) for w in _PAYING_WORDS}
-        if any(t not in framing for t in terms):
-            terms = {t: w for t, w in terms.items() if t not in framing}
-            own -= framing
+    if kind == "price_source":
+        framing = {_stem(w) for w in _SOURCE_WORDS}
+        terms = {t: w for t, w in terms.items() if t not in framing}
+        own -= framing
+    elif kind == "price":
+        # "do I have to pay for that?" asks a price with "pay" (in "how do I pay for parking?",
+        # a price_source question, paying is the subject); "do I have to pay?" keeps it
+        paying = {_stem(w) for w in _PAYING_WORDS}
+        if any(t not in paying for t in terms):
+            terms = {t: w for t, w in terms.items() if t not in paying}
+            own -= paying
     thing = _EXISTENCE_Q.search(_last_question(without_email_address(focus)))
     required = question_terms(thing.group("thing"), weights, vocabulary) if thing else {}
     heads = {t for t in required if t in _generic_things()}
