@@ -351,28 +351,19 @@ def test_held_out_sets_are_valid_and_apart(
             "existence-judging.yaml",
             "family-language-judging.yaml",
         ]
-    if name == "safety-judging-4.yaml":
-        others.append("safety-judging-3.yaml")
-    if name == "safety-judging-5.yaml":  # written after every set above
-        others += [
-            "safety-judging-3.yaml",
-            "safety-judging-4.yaml",
-            "conversation-judging.yaml",
-            "conversation-judging-2.yaml",
-        ]
-    if name.startswith("conversation-judging") or name == "follow-up-answers-judging.yaml":
-        others += ["safety-judging-3.yaml", "safety-judging-4.yaml", "conversation-judging.yaml"]
-    if name == "follow-up-answers-judging.yaml":
-        others.append("conversation-judging-2.yaml")
-    if name in ("vaccine-access-judging.yaml", "where-judging.yaml"):
-        others += [
-            "safety-judging-3.yaml",
-            "safety-judging-4.yaml",
-            "safety-judging-5.yaml",
-            "conversation-judging.yaml",
-            "conversation-judging-2.yaml",
-            "follow-up-answers-judging.yaml",
-        ]
+    # Written in this order, each after every set above: apart from each one written before it.
+    in_order = [
+        "safety-judging-3.yaml",
+        "safety-judging-4.yaml",
+        "conversation-judging.yaml",
+        "conversation-judging-2.yaml",
+        "safety-judging-5.yaml",
+        "follow-up-answers-judging.yaml",
+        "vaccine-access-judging.yaml",
+        "where-judging.yaml",
+    ]
+    if name in in_order:
+        others += in_order[: in_order.index(name)]
     for other in others:
         if other != name:
             asked = {q.question.lower() for q in load_questions(root / other)}
