@@ -37,9 +37,11 @@ class Clinic:
     settings: Settings
     embedder: Embedder
 
-    def ask(self, question: str, chat: ChatModel | None = None) -> list[AnswerEvent]:
+    def ask(
+        self, question: str, chat: ChatModel | None = None, audience: str = "public"
+    ) -> list[AnswerEvent]:
         assistant = Assistant(
-            self.db, self.embedder, self.settings, audience="public", chat=chat, channel="test"
+            self.db, self.embedder, self.settings, audience=audience, chat=chat, channel="test"
         )
         return list(assistant.answer(question))
 
@@ -214,6 +216,12 @@ def test_a_generic_head_noun_need_not_be_in_the_sentence(
     clinic: Clinic, question: str, expected: str
 ) -> None:
     assert_answered_with(clinic, question, expected)
+
+
+def test_staff_asking_for_the_defib_by_its_short_name_are_told_where_it_is(clinic: Clinic) -> None:
+    """The everyday "defib" is the defibrillator (AED) the staff procedures name."""
+    done = final(clinic.ask("Where is the defib?", audience="staff"))
+    assert "in the green cabinet behind the reception desk" in quoted(done)
 
 
 def quoted(done: DoneEvent) -> str:
