@@ -330,28 +330,8 @@ def test_held_out_sets_are_valid_and_apart(
             "source-and-short-judging.yaml",
             "answer-recall-judging.yaml",
         ]
-    if name in (  # written after every set above, the judging sets too
-        "safety-judging-3.yaml",
-        "safety-judging-4.yaml",
-        "safety-judging-5.yaml",
-        "conversation-judging.yaml",
-        "conversation-judging-2.yaml",
-        "follow-up-answers-judging.yaml",
-        "vaccine-access-judging.yaml",
-        "where-judging.yaml",
-    ):
-        others += [
-            "answerability-judging.yaml",
-            "source-and-short-judging.yaml",
-            "answer-recall-judging.yaml",
-            "benign-near-miss-judging.yaml",
-            "kiosk-help-judging.yaml",
-            "everyday-words-judging.yaml",
-            "title-context-judging.yaml",
-            "existence-judging.yaml",
-            "family-language-judging.yaml",
-        ]
-    # Written in this order, each after every set above: apart from each one written before it.
+    # The judging sets written last, in this order: each is apart from every set above and from
+    # each one written before it.
     in_order = [
         "safety-judging-3.yaml",
         "safety-judging-4.yaml",
@@ -362,8 +342,19 @@ def test_held_out_sets_are_valid_and_apart(
         "vaccine-access-judging.yaml",
         "where-judging.yaml",
     ]
-    if name in in_order:
-        others += in_order[: in_order.index(name)]
+    if name in in_order:  # written after every set above, the judging sets too
+        others += [
+            "answerability-judging.yaml",
+            "source-and-short-judging.yaml",
+            "answer-recall-judging.yaml",
+            "benign-near-miss-judging.yaml",
+            "kiosk-help-judging.yaml",
+            "everyday-words-judging.yaml",
+            "title-context-judging.yaml",
+            "existence-judging.yaml",
+            "family-language-judging.yaml",
+            *in_order[: in_order.index(name)],
+        ]
     for other in others:
         if other != name:
             asked = {q.question.lower() for q in load_questions(root / other)}
