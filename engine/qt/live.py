@@ -18,6 +18,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from engine.frontdesk.queue_listener import Change, ChangeListener
+from engine.qt.worker import retire_worker_thread
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +94,15 @@ class LiveUpdates(QObject):
     def stop(self) -> None:
         if self._worker is not None:
             self._worker.stop()
-        if self._thread is not None:
-            self._thread.quit()
-            self._thread.wait(5000)
+        thread, worker = self._thread, self._worker
+        if (
+            thread is not None
+            and worker is not None
+            and not retire_worker_thread(thread, worker, timeout_ms=5000)
+        ):
+            # Deleting a running QThread aborts the process: keep it until it ends.
+            log.warning("The live-update listener did not stop within 5 s")
+            return
         self._thread = self._worker = None
 
     @Slot(object)

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from engine.errors import ClinicError
 from engine.events import AnswerEvent, DoneEvent, ReplaceEvent, StatusEvent, TokenEvent
@@ -46,9 +46,19 @@ def describe_for_public(error: BaseException) -> str:
     return error.public_message if isinstance(error, ClinicError) else GENERIC_FAILURE
 
 
-def _gui_thread() -> QThread | None:
-    app = QCoreApplication.instance()
-    return None if app is None else app.thread()
+def retire_worker_thread(thread: QThread, worker: QObject, timeout_ms: int | None = None) -> bool:
+    """End a worker's thread once its run has returned, so both can be deleted from the GUI thread.
+
+    The worker stays in its own thread to the end: moving it back from there (``moveToThread``
+    while holding the GIL) deadlocked against the GUI thread deleting the previous worker (PySide
+    releases the GIL in the C++ destructor, which then waits for it again while holding Qt's
+    connection lock). For the same reason the thread's ``started`` connection is cut here, with
+    the GIL held, so that deleting the worker never has a connection left to tear down.
+    """
+    thread.quit()
+    stopped = thread.wait() if timeout_ms is None else thread.wait(timeout_ms)
+    thread.disconnect(worker)
+    return stopped
 
 
 class AnswerWorker(QObject):
@@ -102,10 +112,6 @@ class AnswerWorker(QObject):
                 self.failed.emit(self._describe(error), error)
         finally:
             self._close(iterator)
-            gui = _gui_thread()
-            if gui is not None:
-                # Hand the object back so the GUI thread can delete it safely.
-                self.moveToThread(gui)
             self.stopped.emit()
 
     def _emit(self, event: AnswerEvent) -> None:
@@ -260,8 +266,7 @@ class AnswerRunner(QObject):
             self.failed.emit(self._describe(ClinicError()), None)
         thread = self._threads.pop(sender, None)
         if thread is not None:
-            thread.quit()
-            thread.wait()
+            retire_worker_thread(thread, sender)
 
 
 class _CallWorker(QObject):
@@ -284,9 +289,6 @@ class _CallWorker(QObject):
         else:
             self.succeeded.emit(result)
         finally:
-            gui = _gui_thread()
-            if gui is not None:
-                self.moveToThread(gui)
             self.stopped.emit()
 
 
@@ -334,8 +336,7 @@ class BackgroundCall(QObject):
 
     @Slot()
     def _on_stopped(self) -> None:
-        thread = self._thread
+        thread, worker = self._thread, self._worker
+        if thread is not None and worker is not None:
+            retire_worker_thread(thread, worker)
         self._worker, self._thread = None, None
-        if thread is not None:
-            thread.quit()
-            thread.wait()
