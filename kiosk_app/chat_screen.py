@@ -3,8 +3,11 @@
 The emergency banner belongs to the answer that raised it: it is shown whole (never squeezed:
 its minimum height is always the height its text needs at its width, at 24 pt or more) and it is
 cleared when the next question is asked. "A- / A+" change the answers' text size until the next
-wipe; a "More below" button appears while text continues under the visible part. Under the
-question box, always: "Very unwell? Tell reception now, or call 999 in an emergency."
+wipe. While text continues under the visible part of the conversation, a "More below" button
+(a tap pages down) sits in a strip of its own between the conversation and the question box:
+the conversation gives up that height while the button is shown, so the button never covers
+a word, and at the end the button and its strip go. Under the question box, always: "Very
+unwell? Tell reception now, or call 999 in an emergency."
 
 It displays; it never calls the engine or starts threads (the window wires it to the runner).
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractSlider,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -132,6 +136,13 @@ class ChatScreen(QWidget):
         self.view = ChatView(font_scale=style.CHAT_FONT_SCALE, touch=True)
         self.view.setMinimumHeight(1)  # the chat gives way; the banner and the question box do not
         layout.addWidget(self.view, 1)
+        self.more_below = QPushButton(MORE_BELOW)
+        self.more_below.setObjectName("moreBelow")
+        self.more_below.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.more_below.setMinimumHeight(56)
+        self.more_below.clicked.connect(self.page_down)
+        self.more_below.hide()  # a hidden widget takes no room in the layout
+        layout.addWidget(self.more_below, 0, Qt.AlignmentFlag.AlignHCenter)
         self.input = QuestionInput()
         self.input.submitted.connect(self.question_submitted)
         layout.addWidget(self.input)
@@ -143,12 +154,6 @@ class ChatScreen(QWidget):
         self.emergency_note.setTextFormat(Qt.TextFormat.PlainText)
         self.emergency_note.setWordWrap(True)
         layout.addWidget(self.emergency_note)
-        self.more_below = QPushButton(MORE_BELOW, self)
-        self.more_below.setObjectName("moreBelow")
-        self.more_below.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.more_below.setMinimumHeight(56)
-        self.more_below.clicked.connect(self.page_down)
-        self.more_below.hide()
         bar = self.view.verticalScrollBar()
         bar.rangeChanged.connect(self._update_more_below)
         bar.valueChanged.connect(self._update_more_below)
@@ -198,29 +203,19 @@ class ChatScreen(QWidget):
     # --- "more below" -----------------------------------------------------------------------
     @Slot()
     def page_down(self) -> None:
+        """Most of a page down (its last lines stay in view), as a drag of the scroll bar: the
+        reader takes over, so the chat stops holding the question at the top."""
         bar = self.view.verticalScrollBar()
-        bar.setValue(bar.value() + int(bar.pageStep() * 0.8))
+        bar.setSliderPosition(bar.value() + int(bar.pageStep() * 0.8))
+        bar.triggerAction(QAbstractSlider.SliderAction.SliderMove)
 
     @Slot()
     def _update_more_below(self) -> None:
+        # Showing the button shrinks the conversation, which only lengthens the scroll range, and
+        # it hides only at the end, where the taller conversation still ends at its last line:
+        # the button cannot flicker on and off.
         bar = self.view.verticalScrollBar()
-        self.more_below.setVisible(self.view.isVisible() and bar.value() < bar.maximum() - 4)
-        self._place_more_below()
-
-    def _place_more_below(self) -> None:
-        if self.more_below.isHidden():
-            return
-        self.more_below.adjustSize()
-        view = self.view.geometry()
-        bar_width = self.view.verticalScrollBar().width()
-        x = view.x() + (view.width() - bar_width - self.more_below.width()) // 2
-        y = view.bottom() - self.more_below.height() - 12
-        self.more_below.move(max(0, x), max(view.y(), y))
-        self.more_below.raise_()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._update_more_below()
+        self.more_below.setVisible(bar.value() < bar.maximum() - 4)
 
     def reset(self) -> None:
         self.banner.clear()
