@@ -287,6 +287,7 @@ def test_bad_conversation_rows_are_refused(
         ("follow-up-answers-judging.yaml", 7, 18),
         ("vaccine-access-judging.yaml", 14, 0),
         ("where-judging.yaml", 20, 0),
+        ("request-subject-judging.yaml", 24, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -341,6 +342,7 @@ def test_held_out_sets_are_valid_and_apart(
         "follow-up-answers-judging.yaml",
         "vaccine-access-judging.yaml",
         "where-judging.yaml",
+        "request-subject-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

@@ -38,6 +38,7 @@ EVALUATION_SETS = (
     "follow-up-answers-judging.yaml",
     "vaccine-access-judging.yaml",
     "where-judging.yaml",
+    "request-subject-judging.yaml",
 )
 
 
