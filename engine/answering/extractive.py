@@ -159,11 +159,35 @@ _EXISTENCE_Q = re.compile(
     r"|\s*[?.!,]|\s*$)",
     re.IGNORECASE,
 )
+# "Can I get a copy of my medical records?", "could I have a hearing test?", "how do I get a
+# parking permit?": a request for a thing is answered only by a sentence that names the thing (a
+# printed copy of test results does not answer a request for medical records).
+_REQUEST_Q = re.compile(
+    r"\b(?:(?:can|could|may)\s+(?:i|we|you|my\s+\w+|he|she|they)\s+(?:please\s+)?"
+    r"(?:get|have|borrow|order|request|obtain)|how\s+(?:do|can|could|would|should)\s+(?:i|we)\s+"
+    r"(?:get\s+hold\s+of|get|obtain))"  # "how do I order ...?" asks for steps, not a thing
+    # not "get to the clinic", "get there", "get hold of", "have to pay", "have a look"
+    r"\s+(?!(?:to|there|here|in|into|on|at|through|back|home|it|them|this|that|one|a\s+look|"
+    r"a\s+go|a\s+word|a\s+chat|a\s+think|a\s+try|been|had|got)\b)"
+    r"(?:(?:an?|any|some|the|my|our|his|her|their|your)\s+)?"
+    r"(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,4}?)"
+    r"(?=\s+(?:in|at|on|for|with|near|inside|outside|here|there|while|when|if|to|that|which|"
+    r"i|i'm|we|you|he|she|they|can|could|would|might|so|because|where|who|before|after|from|"
+    r"by|through|about|via|over|today|tomorrow|tonight|this|next|please|sent|emailed|posted|"
+    r"printed|done|signed|checked|looked|changed|back)\b|\s*[?.!,]|\s*$)",
+    re.IGNORECASE,
+)
+# Words written before a hyphen ("anti-malaria", "non-urgent"), which documents often join or
+# leave out: never required of a sentence.
+_AFFIXES = frozenset({"anti", "non", "pre", "post", "semi"})
+# In "a copy of my records", "a cup of tea", "a list of the fees" the thing is what follows "of".
+_OF_THING = re.compile(r"^.*?\bof\s+(?:(?:an?|the|my|our|his|her|their|your)\s+)?", re.I)
 # Generic head nouns of the thing asked about: "an interpreter service", "a baby changing
 # facility", "a hearing loop system" ask for the interpreter, the changing table, the loop.
 _GENERIC_THINGS = _wordset(
     "service services facility facilities system systems provision option options scheme "
-    "schemes arrangement arrangements"
+    "schemes arrangement arrangements help advice information info details support anything "
+    "something someone somebody person people"
 )
 
 
@@ -457,6 +481,7 @@ class _Analysed:
     text: frozenset[str]
     near: frozenset[str]  # text | near
     context: frozenset[str]  # text | near | context
+    item: frozenset[str]  # near | the next sentence of its list item (one item names one thing)
 
 
 @lru_cache(maxsize=1024)
@@ -466,7 +491,8 @@ def _analyse(headings: str, text: str) -> tuple[_Analysed, ...]:
     for unit in split_units(text, headings):
         own = frozenset(stems(unit.text))
         near = own | stems(unit.near)
-        analysed.append(_Analysed(unit, own, near, near | stems(unit.context)))
+        context = near | stems(unit.context)
+        analysed.append(_Analysed(unit, own, near, context, near | stems(unit.follow)))
     return tuple(analysed)
 
 
@@ -531,6 +557,22 @@ _FRAGMENT = re.compile(
 )
 
 
+def _asked_thing(question: str) -> tuple[str, bool] | None:
+    """The thing whose existence or supply the question asks about ("a gym" in "do you have a
+    gym?", "medical records" in "can I get a copy of my medical records?"), and whether it was a
+    request for it; None when the question asks neither."""
+    found = _EXISTENCE_Q.search(question)
+    if found:
+        return found.group("thing"), False
+    found = _REQUEST_Q.search(question)
+    if found is None:
+        return None
+    thing = _OF_THING.sub("", found.group("thing"))
+    if thing.lower().split()[-1] in ("one", "ones"):  # "can I get a new one?": said before
+        return None
+    return thing, True
+
+
 def _follow_up_parts(question: str) -> tuple[str, str]:
     """(the earlier questions, the follow-up) of a follow-up joined to what it refers back to
     (engine.answering.follow_up joins them with a line break), else ("", the question)."""
@@ -570,8 +612,15 @@ def _find_quotes(
         if any(t not in paying for t in terms):
             terms = {t: w for t, w in terms.items() if t not in paying}
             own -= paying
-    thing = _EXISTENCE_Q.search(_last_question(without_email_address(focus)))
-    required = question_terms(thing.group("thing"), weights, vocabulary) if thing else {}
+    extra = _alternative_hits(said, vocabulary, alternatives)
+    asked = _asked_thing(_last_question(without_email_address(focus)))
+    required = question_terms(asked[0], weights, vocabulary) if asked else {}
+    if asked and asked[1]:
+        # "anti malaria pills": the documents say "Malaria tablets"; "another person", "some
+        # help" name no thing of their own
+        required = {t: w for t, w in required.items() if t not in _AFFIXES}
+        if all(t in _generic_things() for t in required):
+            required = {}
     heads = {t for t in required if t in _generic_things()}
     if len(heads) < len(required):  # "an interpreter service": the interpreter is asked for
         required = {t: w for t, w in required.items() if t not in heads}
@@ -584,7 +633,6 @@ def _find_quotes(
         terms = {t: (w if t in own else scale * w) for t, w in terms.items()}
     total = sum(terms.values())
     own_total = sum(terms[t] for t in own if t in terms)
-    extra = _alternative_hits(said, vocabulary, alternatives)
     hits = {t: _hits(t, vocabulary) | extra.get(t, frozenset()) for t in terms}
     generic = _hits("medicin", vocabulary)
     for term in terms:
@@ -617,7 +665,7 @@ def _find_quotes(
                 < MIN_FOLLOW_UP_COVER
             ):
                 continue  # the earlier question's words, not what the follow-up asks
-            if not all(h & analysed.near for h in required_hits):
+            if not all(h & analysed.item for h in required_hits):
                 continue
             score = cover + own_cover + 0.1 * text_cover - 0.02 * index
             quotes.append(Quote(index, unit, score))

@@ -218,6 +218,41 @@ def test_a_generic_head_noun_need_not_be_in_the_sentence(
     assert_answered_with(clinic, question, expected)
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the fees list has "Copy of test results printed for you: free": not medical records
+        "Can I get a copy of my medical records?",
+        # the car park section is about blue badge holders parking, not replacing a badge
+        "Could I order a replacement blue badge here?",
+    ],
+)
+def test_a_request_for_a_thing_no_sentence_names_gets_the_refusal(
+    clinic: Clinic, question: str
+) -> None:
+    assert_refused_without_a_model(clinic, question)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # "NHS App or online: the quickest way." is one list item with the repeat list after it
+        ("Can I get my repeat prescription online?", "NHS App or online"),
+        ("could I have a chaperone during my examination?", "You can ask for a chaperone"),
+        # "a cup of tea" asks about the tea
+        ("Can I have a cup of tea before my blood test?", "Do not drink tea, coffee"),
+        # the documents write "Malaria tablets", never "anti-malaria"
+        ("Could I get anti-malaria tablets from you?", "Malaria tablets are not available"),
+        # "someone" names no thing of its own: the chaperone is what is asked for
+        ("Can I have someone with me when I'm examined?", "You can ask for a chaperone"),
+    ],
+)
+def test_a_request_for_a_thing_a_sentence_names_is_answered(
+    clinic: Clinic, question: str, expected: str
+) -> None:
+    assert_answered_with(clinic, question, expected)
+
+
 def test_staff_asking_for_the_defib_by_its_short_name_are_told_where_it_is(clinic: Clinic) -> None:
     """The everyday "defib" is the defibrillator (AED) the staff procedures name."""
     done = final(clinic.ask("Where is the defib?", audience="staff"))
