@@ -288,6 +288,7 @@ def test_bad_conversation_rows_are_refused(
         ("vaccine-access-judging.yaml", 14, 0),
         ("where-judging.yaml", 20, 0),
         ("request-subject-judging.yaml", 24, 0),
+        ("price-subject-judging.yaml", 22, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -343,6 +344,7 @@ def test_held_out_sets_are_valid_and_apart(
         "vaccine-access-judging.yaml",
         "where-judging.yaml",
         "request-subject-judging.yaml",
+        "price-subject-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

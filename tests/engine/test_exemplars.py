@@ -39,6 +39,7 @@ EVALUATION_SETS = (
     "vaccine-access-judging.yaml",
     "where-judging.yaml",
     "request-subject-judging.yaml",
+    "price-subject-judging.yaml",
 )
 
 
