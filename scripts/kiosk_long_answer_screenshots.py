@@ -61,17 +61,6 @@ def click(app: QApplication, widget: QWidget) -> None:
     wait(app, 250)
 
 
-def type_on_keys(app: QApplication, window: KioskWindow, text: str) -> None:
-    keys = window.keyboard
-    for char in text:
-        if char == " ":
-            click(app, keys.space_key)
-            continue
-        if char.isupper():
-            click(app, keys.shift_key)
-        click(app, keys.letter_keys[char.lower()])
-
-
 def screen(app: QApplication) -> QPixmap:
     """What the X server shows (the root window), not what the widgets would draw."""
     return app.primaryScreen().grabWindow(0)
@@ -102,7 +91,7 @@ def session(data_dir: Path, size: tuple[int, int], pages_dir: Path | None) -> in
     for number, question in enumerate(QUESTIONS, 1):
         box = window.welcome.input if number == 1 else window.chat.input
         click(app, box.edit)
-        type_on_keys(app, window, question)
+        shots.type_on_keys(app, window, question, press=click)
         click(app, window.keyboard.enter_key)
         shots.settle(app, lambda: shots.answered(window), ms=60000)
         wait(app, 500)

@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,18 +133,23 @@ def tap(app: QApplication, widget: QWidget) -> None:
     settle(app)
 
 
-def type_on_keys(app: QApplication, window: KioskWindow, text: str) -> None:
-    """Type as a patient would: one on-screen key at a time."""
+def type_on_keys(
+    app: QApplication,
+    window: KioskWindow,
+    text: str,
+    press: Callable[[QApplication, QWidget], None] = tap,
+) -> None:
+    """Type as a patient would: one on-screen key at a time (``press`` taps one key)."""
     keys = window.keyboard
     for char in text:
         if char == " ":
-            tap(app, keys.space_key)
+            press(app, keys.space_key)
             continue
         if char.isupper():
-            tap(app, keys.shift_key)
+            press(app, keys.shift_key)
         button = keys.letter_keys.get(char.lower())
         if button is not None:
-            tap(app, button)
+            press(app, button)
 
 
 def shoot(app: QApplication, window: KioskWindow, size: tuple[int, int], name: str) -> Path:
