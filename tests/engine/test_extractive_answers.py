@@ -225,6 +225,9 @@ def test_a_generic_head_noun_need_not_be_in_the_sentence(
         "Can I get a copy of my medical records?",
         # the car park section is about blue badge holders parking, not replacing a badge
         "Could I order a replacement blue badge here?",
+        # "medical" is not "medication": the free copy of test results is not medical history
+        "What do you charge for copies of my medical history?",
+        "Is there a fee for a copy of my medical file?",
     ],
 )
 def test_a_request_for_a_thing_no_sentence_names_gets_the_refusal(

@@ -84,6 +84,18 @@ def test_synonyms_are_stemmed_by_the_callers_stemmer() -> None:
     assert "jab" not in table["jab"]
 
 
+def test_medical_is_not_read_as_medication() -> None:
+    """Synonyms are keyed by stem, and "medication" and "medical" share one ("medic"): with
+    "medication" listed, "a copy of my medical notes" counted a sentence under "Letters and
+    prescriptions" as carrying "medical". Medicines are still reached by their everyday words."""
+    from engine.answering.extractive import _stem
+
+    table = synonym_stems(_stem)
+    assert _stem("medical") == _stem("medication")
+    assert _stem("medical") not in table
+    assert "medicin" in table[_stem("meds")] and "medicin" in table[_stem("pills")]
+
+
 def test_the_word_lists_hold_words_never_questions() -> None:
     raw = yaml.safe_load(WORDS_PATH.read_text(encoding="utf-8"))
     assert set(raw) == {"chat", "synonyms", "general"}
