@@ -646,6 +646,7 @@ def _find_quotes(
     evidence = kind if kind in _EVIDENCE else None
     quotes: list[Quote] = []
     for index, units in enumerate(split):
+        leads = {item: a.unit for a in units for item in a.unit.items}
         for analysed in units:
             unit = analysed.unit
             if evidence is not None and not _holds_evidence(evidence, unit.text):
@@ -668,9 +669,23 @@ def _find_quotes(
             if not all(h & analysed.item for h in required_hits):
                 continue
             score = cover + own_cover + 0.1 * text_cover - 0.02 * index
-            quotes.append(Quote(index, unit, score))
+            quotes.append(Quote(index, _shown_with_its_lead_in(unit, leads), score))
     quotes.sort(key=lambda q: (-q.score, q.passage, q.unit.position))
     return quotes
+
+
+_WHOLE_SENTENCE = re.compile(r"[.!?][\"'\u201d)]*$")
+
+
+def _shown_with_its_lead_in(unit: Unit, leads: Mapping[str, Unit]) -> Unit:
+    """The unit to quote for ``unit``: a list item that is no sentence of its own ("Monday 28
+    December 2026 (Boxing Day, substitute day)", "your medicine needs a medication review ...,
+    or") is quoted as its whole list under the line that introduces it ("Over the coming months it
+    will be closed on:"), which says what the item means; any other unit as it is."""
+    for item, lead in leads.items():
+        if unit.text in item and not _WHOLE_SENTENCE.search(item):
+            return lead
+    return unit
 
 
 def one_sentence_holds_question(question: str, headings: str, text: str) -> bool:
@@ -693,6 +708,11 @@ def choose(quotes: Sequence[Quote]) -> list[Quote]:
         return []
     best = quotes[0].score
     close = [q for q in quotes if q.score >= SECONDARY_RATIO * best]
+    # Two items of one list both quote the list under its lead-in: show it once.
+    once: dict[tuple[int, int], Quote] = {}
+    for quote in close:
+        once.setdefault((quote.passage, quote.unit.position), quote)
+    close = list(once.values())
     # A sentence already shown in the list under its quoted lead-in is not quoted again.
     listed = [(q.passage, item) for q in close for item in q.unit.items]
     chosen = [

@@ -289,6 +289,7 @@ def test_bad_conversation_rows_are_refused(
         ("where-judging.yaml", 20, 0),
         ("request-subject-judging.yaml", 24, 0),
         ("price-subject-judging.yaml", 22, 0),
+        ("list-fragment-judging.yaml", 10, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -345,6 +346,7 @@ def test_held_out_sets_are_valid_and_apart(
         "where-judging.yaml",
         "request-subject-judging.yaml",
         "price-subject-judging.yaml",
+        "list-fragment-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

@@ -40,6 +40,7 @@ EVALUATION_SETS = (
     "where-judging.yaml",
     "request-subject-judging.yaml",
     "price-subject-judging.yaml",
+    "list-fragment-judging.yaml",
 )
 
 

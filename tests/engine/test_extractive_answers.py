@@ -150,6 +150,25 @@ def test_opening_hours_are_table_lines_never_pipes(clinic: Clinic) -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "lead_in", "item"),
+    [
+        (
+            "Are you closed on the Christmas bank holiday?",
+            "Over the coming months it will be closed on:",
+            "- Friday 25 December 2026 (Christmas Day)",
+        ),
+        ("Can I pay by Google Pay?", "We accept:", "- Contactless payment, including Apple Pay"),
+    ],
+)
+def test_a_list_item_that_is_no_sentence_is_quoted_under_its_lead_in(
+    clinic: Clinic, question: str, lead_in: str, item: str
+) -> None:
+    """ "Friday 25 December 2026 (Christmas Day)" alone does not say whether the clinic is open."""
+    quotes = assert_quoted_from_cited_passages(final(clinic.ask(question)))
+    assert any(q.startswith(lead_in) and item in q for q in quotes), quotes
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "Do you have a gym?",
