@@ -395,18 +395,33 @@ class CheckInController(QObject):
         self._backend = backend
         self._source = source
         self._request: CheckInRequest | None = None
+        # A tap that arrives while the previous request's thread is still being retired (the
+        # found page shows before the call has stopped) waits here instead of being dropped.
+        self._pending: CheckInRequest | None = None
+        self._stale = False  # the running request belongs to a patient the idle wipe forgot
         self.entry_id: int | None = None  # this session's check-in (for queue questions)
         self._call = BackgroundCall(self._run, self)
         self._call.succeeded.connect(self._on_result)
         self._call.failed.connect(self._on_failed)
+        self._call.stopped.connect(self._start_pending)
         screen.requested.connect(self.submit)
 
     @Slot(object)
     def submit(self, request: object) -> None:
-        if not isinstance(request, CheckInRequest) or self._call.is_running():
+        if not isinstance(request, CheckInRequest):
+            return
+        if self._call.is_running():
+            self._pending = request  # the latest tap wins; started when the call stops
             return
         self._request = request
         self._call.start()
+
+    @Slot()
+    def _start_pending(self) -> None:
+        self._stale = False
+        request, self._pending = self._pending, None
+        if request is not None:
+            self.submit(request)
 
     def _run(self) -> tuple[Any, str | None]:
         request = self._request
@@ -427,7 +442,7 @@ class CheckInController(QObject):
 
     @Slot(object)
     def _on_result(self, outcome: object) -> None:
-        if not isinstance(outcome, tuple):
+        if not isinstance(outcome, tuple) or self._stale:
             return
         result: Any = outcome[0]
         place: str | None = outcome[1]
@@ -449,6 +464,8 @@ class CheckInController(QObject):
     @Slot(object)
     def _on_failed(self, error: object) -> None:
         log.info("check-in failed (%s)", type(error).__name__)
+        if self._stale:
+            return
         if isinstance(error, ValidationError):
             self.screen.show_message(str(error))
         else:
@@ -474,8 +491,11 @@ class CheckInController(QObject):
         )
 
     def forget(self) -> None:
-        """The next patient must never inherit this one's ticket."""
+        """The next patient must never inherit this one's ticket, nor see its late result."""
         self.entry_id = None
+        self._pending = None
+        if self._call.is_running():
+            self._stale = True
 
     def wait(self) -> None:
         self._call.wait(5000)

@@ -77,6 +77,7 @@ class DisplayBoard(QWidget):
         self._call = BackgroundCall(self._load, self)
         self._call.succeeded.connect(self._on_loaded)
         self._call.failed.connect(self._on_failed)
+        self._call.stopped.connect(self._load_again)
         self._again = False
         self._flash = QTimer(self)
         self._flash.setSingleShot(True)
@@ -128,6 +129,11 @@ class DisplayBoard(QWidget):
             if self.loads > 1 and key != self._last_call:
                 self._announce()
             self._last_call = key
+
+    @Slot()
+    def _load_again(self) -> None:
+        # Only once the call has stopped can the next one start (a reload from the result's
+        # own slot would find it still running, and the change that asked for it would be lost).
         if self._again:
             self._again = False
             self.reload()

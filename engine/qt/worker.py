@@ -293,10 +293,15 @@ class _CallWorker(QObject):
 
 
 class BackgroundCall(QObject):
-    """Runs a plain callable on a worker thread; one at a time. Signals arrive in the GUI thread."""
+    """Runs a plain callable on a worker thread; one at a time. Signals arrive in the GUI thread.
+
+    ``succeeded`` or ``failed`` comes first; ``stopped`` follows once the thread is retired and
+    ``start`` will accept the next call (``is_running`` is true until then).
+    """
 
     succeeded = Signal(object)
     failed = Signal(object)
+    stopped = Signal()
 
     def __init__(self, call: Callable[[], Any], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -340,3 +345,4 @@ class BackgroundCall(QObject):
         if thread is not None and worker is not None:
             retire_worker_thread(thread, worker)
         self._worker, self._thread = None, None
+        self.stopped.emit()

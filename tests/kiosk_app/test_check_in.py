@@ -158,6 +158,66 @@ def test_idle_wipe_forgets_the_check_in(qtbot, kiosk, checkins) -> None:
     assert kiosk.check_in.date_label.text() == "__ / __ / ____"
 
 
+def test_confirm_tapped_as_soon_as_the_appointment_shows_is_not_lost(
+    qtbot, kiosk, checkins
+) -> None:
+    """The found page shows before the lookup's thread has stopped; a quick patient's Confirm
+    in that gap checks them in (it used to be dropped, and the kiosk waited for ever)."""
+    kiosk.start_check_in()
+    screen = kiosk.check_in
+    call = kiosk.check_in_controller._call
+    tapped: list[bool] = []
+
+    def tap_confirm_at_once(_result: object) -> None:  # runs after the found page is shown
+        if screen.confirm_button.isVisible() and not tapped:
+            assert call.is_running()  # the gap this test is about
+            tapped.append(True)
+            tap(qtbot, screen, "confirmCheckIn")
+
+    call.succeeded.connect(tap_confirm_at_once)
+    enter_details(qtbot, screen, "09041961", "L")
+    tap(qtbot, screen, "find")
+    qtbot.waitUntil(lambda: "ticket 14" in screen.message.text(), timeout=5000)
+    assert tapped and [c["confirm"] for c in checkins.calls] == [False, True]
+
+
+def test_a_lookup_still_running_at_the_idle_wipe_shows_nothing_to_the_next_patient(
+    qtbot, kiosk, checkins
+) -> None:
+    import threading
+
+    release = threading.Event()
+    answer = checkins.check_in
+
+    def slow_check_in(*args, **kwargs):
+        release.wait(5)
+        return answer(*args, **kwargs)
+
+    checkins.check_in = slow_check_in
+    checkins.status = "found"
+    kiosk.start_check_in()
+    screen = kiosk.check_in
+    enter_details(qtbot, screen, "09041961", "L")
+    tap(qtbot, screen, "find")
+    call = kiosk.check_in_controller._call
+    assert call.is_running()
+    kiosk.wipe()  # the patient walked away; the next one steps up
+    checkins.status = "checked_in"  # whatever comes back belongs to the last patient
+    release.set()
+    qtbot.waitUntil(lambda: not call.is_running(), timeout=5000)
+    qtbot.wait(50)
+    assert kiosk.stack.currentWidget() is kiosk.welcome_area
+    assert kiosk.check_in_controller.entry_id is None
+    assert "ticket" not in screen.message.text() and "Physiotherapy" not in screen.message.text()
+    # The next patient's own check-in works as usual.
+    checkins.check_in = answer
+    checkins.status = "found"
+    kiosk.start_check_in()
+    enter_details(qtbot, screen, "01021980", "M")
+    tap(qtbot, screen, "find")
+    qtbot.waitUntil(lambda: screen.confirm_button.isVisible(), timeout=5000)
+
+
 def test_no_check_in_button_without_a_check_in_backend(window) -> None:
     assert not window.welcome.check_in_button.isVisible()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import threading
 import wave
 
 import pytest
@@ -33,11 +34,17 @@ class Calls:
     def __init__(self) -> None:
         self.calls: list[CalledTicket] = []
         self.error: Exception | None = None
+        self.gate: threading.Event | None = None  # set: a load reads, then waits for it
+        self.read = threading.Event()  # set by every read
 
     def __call__(self) -> list[CalledTicket]:
         if self.error is not None:
             raise self.error
-        return list(self.calls)
+        seen = list(self.calls)
+        self.read.set()
+        if self.gate is not None:
+            self.gate.wait(5)
+        return seen
 
     def call(self, ticket: int, room: str, minute: int) -> None:
         self.calls.insert(
@@ -87,6 +94,23 @@ def test_database_away_keeps_the_calls_and_says_so(qtbot, board) -> None:
     load(qtbot, board)
     assert board.status.text() == AWAY
     assert board.now.text() == "Ticket 14 - Room 3"
+
+
+def test_a_call_made_while_the_board_is_loading_is_shown(qtbot, board) -> None:
+    """A new call that arrives mid-load gets one more load, even if the load in progress read
+    the list before it: the ticket being called is never missed."""
+    board, calls, chime = board
+    calls.call(14, "Room 3", 0)
+    load(qtbot, board)
+    release = calls.gate = threading.Event()
+    calls.read.clear()
+    board.reload()  # reads ticket 14 only, then takes its time
+    assert calls.read.wait(5)
+    calls.call(15, "Room 1", 2)
+    board.on_change(None)  # the change notice for ticket 15, while the load is running
+    release.set()
+    qtbot.waitUntil(lambda: board.now.text() == "Ticket 15 - Room 1", timeout=5000)
+    assert chime.played == 1  # ticket 14 was already called when the board started
 
 
 def test_the_chime_is_a_real_short_wav() -> None:
