@@ -37,7 +37,7 @@ import yaml  # noqa: E402
 from benchmarks._clinic import percentile, start_sample_clinic  # noqa: E402
 from engine.answering import retrieval  # noqa: E402
 from engine.answering.retrieval import Retriever  # noqa: E402
-from engine.answering.routing import plan_route  # noqa: E402
+from engine.answering.routing import asked_embedding, plan_route  # noqa: E402
 from engine.events import Turn  # noqa: E402
 from engine.knowledge.embeddings import FastEmbedder  # noqa: E402
 from engine.ops.db import Database, vector_literal  # noqa: E402
@@ -190,12 +190,14 @@ def measure(
         # which retrieval then reuses (a follow-up also embeds the question it refers back to).
         plan = plan_route(q, history, embedder)
         vector = plan.vector or embedder.embed_query(plan.search_text)
-        retriever.search_with_candidates(vector, plan.search_text, "public")
+        asked = asked_embedding(plan.search_text, embedder)  # a situation said too: what is asked
+        retriever.search_with_candidates(vector, plan.search_text, "public", asked)
 
     def full_as_kiosk(q: str) -> None:
         plan = plan_route(q, (), embedder)
         vector = plan.vector or embedder.embed_query(plan.search_text)
-        kiosk_retriever.search_with_candidates(vector, plan.search_text, "public")
+        asked = asked_embedding(plan.search_text, embedder)
+        kiosk_retriever.search_with_candidates(vector, plan.search_text, "public", asked)
 
     for q in qs[:5]:  # warm caches and the connection pool
         full(q)

@@ -59,7 +59,7 @@ def dump(folder: Path, out: Path) -> None:
 
     from benchmarks.retrieval import follow_ups, questions
     from engine.answering.retrieval import RetrievedPassage, Retriever, SearchResult
-    from engine.answering.routing import plan_route
+    from engine.answering.routing import asked_embedding, plan_route
     from engine.knowledge.embeddings import FastEmbedder
     from engine.ops.db import Database, open_database
     from engine.ops.roles import KIOSK_ROLE
@@ -99,6 +99,7 @@ def dump(folder: Path, out: Path) -> None:
     for question, history in asked:
         plan = plan_route(question, history, embedder)
         vector = plan.vector or embedder.embed_query(plan.search_text)
+        asked = asked_embedding(plan.search_text, embedder)
         key = f"{question} | after {len(history)} turns"
         results[f"route | {key}"] = [
             plan.decision.route.value,
@@ -110,7 +111,7 @@ def dump(folder: Path, out: Path) -> None:
             ("staff", owner, "staff"),
             ("kiosk", reader, "public"),
         ):
-            result = retriever.search_with_candidates(vector, plan.search_text, audience)
+            result = retriever.search_with_candidates(vector, plan.search_text, audience, asked)
             results[f"{name} | {key}"] = found(result)
     out.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
     print(f"{len(asked)} questions, {len(results)} results written to {out}")

@@ -582,11 +582,80 @@ def _follow_up_parts(question: str) -> tuple[str, str]:
     return earlier, last
 
 
+# The asker's own situation, said before or after what they ask ("since his stroke dad is in a
+# wheelchair, is your entrance step-free?", "can I borrow a wheelchair, my knees are bad?"): a
+# clause about a person (I, my, we, since, ...) set off by a comma from a question. Its words are
+# read as a follow-up's earlier question is: they count, at most half as much as what is asked.
+_PERSON = (
+    r"(?:i|i'm|im|i've|ive|i'd|id|i'll|we|we're|we've|my|our|his|her|their|me|he|she|he's|she's"
+    r"|since|after|because|as|being)"
+)
+_OPENER = (
+    r"(?:is|are|am|can|could|do|does|did|will|would|should|shall|may|might|where|where's|wheres"
+    r"|what|what's|whats|when|how|who|which|have|has|any)"
+)
+_SITUATION_FIRST = re.compile(
+    rf"^\s*(?P<situation>{_PERSON}\b[^?]*)[,;]\s*(?:(?:and|so|but)\s+)?(?P<asked>{_OPENER}\b.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+_SITUATION_LAST = re.compile(
+    rf"^\s*(?P<asked>{_OPENER}\b[^?]*?)[,;]\s*(?:(?:as|because|since|cos|coz)\s+)?"
+    rf"(?P<situation>{_PERSON}\b[^,;?]*)\?*\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+# What is asked names its thing only by pointing back into the situation.
+_REFERS_BACK = re.compile(r"\b(?:one|ones|it|its|them|that|this|these|those)\b", re.IGNORECASE)
+
+
+def situation_parts(question: str) -> tuple[str, str]:
+    """(the asker's situation, what they ask) of a question that says both, else ("", it).
+    A follow-up joined to an earlier question (a line break) is never split."""
+    if "\n" in question.strip():
+        return "", question
+    found = _SITUATION_FIRST.match(question) or _SITUATION_LAST.match(question)
+    if found is None or not found.group("situation").strip() or not found.group("asked").strip():
+        return "", question
+    asked = found.group("asked")
+    if _REFERS_BACK.search(asked):
+        return "", question  # "I lost my certificate, can I get a new one?": one is the subject
+    own = {
+        stem
+        for stem in stems(asked)
+        if stem not in _framing_lexemes()
+        and stem not in _generic_things()
+        and stem not in _CUE_WORDS
+        and not _NUMBERISH.match(stem)
+    }
+    if not own:
+        return "", question  # "..., can someone help her?": the situation holds the subject
+    return found.group("situation"), asked
+
+
 def _find_quotes(
     question: str,
     passages: Sequence[tuple[str, str]],
     weights: Mapping[str, float],
     alternatives: Mapping[str, Iterable[str]],
+) -> list[Quote]:
+    """The whole question's words first; only when no sentence carries them, and the question
+    says the asker's situation as well as what it asks, what it asks with the situation's words
+    counted as a follow-up's earlier question ("I use a wheelchair, can I get in without
+    steps?": the wheelchair is the subject, and the first reading keeps it)."""
+    quotes = _quotes_for(question, passages, weights, alternatives, situation=False)
+    if not quotes and situation_parts(question)[0]:
+        quotes = _quotes_for(question, passages, weights, alternatives, situation=True)
+    return quotes
+
+
+def _quotes_for(
+    question: str,
+    passages: Sequence[tuple[str, str]],
+    weights: Mapping[str, float],
+    alternatives: Mapping[str, Iterable[str]],
+    *,
+    situation: bool,
 ) -> list[Quote]:
     split = [_analyse(headings, text) for headings, text in passages]
     vocabulary: set[str] = set()
@@ -595,6 +664,8 @@ def _find_quotes(
             vocabulary |= analysed.context
     question = _respell(question, vocabulary)
     earlier, focus = _follow_up_parts(question)
+    if situation and not earlier:
+        earlier, focus = situation_parts(question)
     kind = answer_kind(focus)
     if kind is None and earlier and _FRAGMENT.match(focus):
         kind = answer_kind(earlier)  # "and on Sunday?" asks what the question before it asked

@@ -42,6 +42,7 @@ from engine.answering.extractive import (
     find_quotes,
     is_framing,
     one_sentence_holds_question,
+    situation_parts,
     without_email_address,
 )
 from engine.answering.query_words import (
@@ -81,6 +82,10 @@ class RetrievedPassage:
     reviewed_on: dt.date | None
     term_share: float = 0.0  # IDF-weighted share of the question's terms found in the passage
     fused_score: float = 0.0
+    # For a question that says the asker's situation before or after what it asks
+    # (``extractive.situation_parts``): the similarity and term share of what is asked alone.
+    asked_similarity: float | None = None
+    asked_share: float | None = None
 
     @property
     def label(self) -> str:
@@ -173,7 +178,8 @@ _SEARCH_TEMPLATE = """
            1 - coalesce(v.distance, c.embedding <=> CAST(:q AS vector)) AS similarity,
            tsvector_to_array(ts_delete(c.tsv, tsvector_to_array(
                ts_delete(c.tsv, CAST(:words AS text[]))))) AS lexemes,
-           v.rank AS vector_rank, kw.rank AS keyword_rank
+           v.rank AS vector_rank, kw.rank AS keyword_rank,
+           1 - (c.embedding <=> CAST(:asked AS vector)) AS asked_similarity
     FROM v FULL JOIN kw ON kw.id = v.id
     JOIN chunks c ON c.id = coalesce(v.id, kw.id)
         AND c.id = ANY(ARRAY(SELECT id FROM v UNION ALL SELECT id FROM kw))
@@ -350,6 +356,7 @@ class _TermStats:
 
 _TERM_STATS = _TermStats()
 _LETTERS = re.compile(r"[a-z]+")
+_WORDS = re.compile(r"[a-z0-9]+")
 _PG_STEMMER = SnowballStemmer("english")  # PostgreSQL's english configuration stems with it
 
 
@@ -390,13 +397,23 @@ class Retriever:
         )
 
     def search_with_candidates(
-        self, question_embedding: Sequence[float], question_text: str, audience: str
+        self,
+        question_embedding: Sequence[float],
+        question_text: str,
+        audience: str,
+        asked_embedding: Sequence[float] | None = None,
     ) -> SearchResult:
+        """``asked_embedding``: for a question that says the asker's situation as well as what
+        it asks (``extractive.situation_parts``), the embedding of what is asked alone: a passage
+        also passes the gate on that, with the term share of what is asked, so the words of a
+        situation ("since his stroke dad ...") do not sink the passage that answers. The
+        sentence-level evidence still counts the situation's words (as a follow-up's)."""
         audiences = visible_audiences(audience)
         public = audiences == ["public"]
         # chat spellings -> words (engine.answering.query_words)
         question_text = normalise(question_text)
         q = vector_literal(question_embedding)
+        asked = vector_literal(asked_embedding) if asked_embedding is not None else None
         k = self.config.candidates
         with self.db.connection() as connection:
             # Both statements straight through the driver (engine.ops.db.fetch_rows): the same
@@ -424,7 +441,7 @@ class Retriever:
             rows = fetch_rows(
                 connection,
                 search_statement(tuple(audiences), k),
-                {"q": q, "orquery": orquery, "words": words},
+                {"q": q, "orquery": orquery, "words": words, "asked": asked},
             )
         # Each row: id, slug, title, audience, heading_path, text, reviewed_on, similarity,
         # lexemes, vector_rank, keyword_rank (the order of _SEARCH_TEMPLATE's columns).
@@ -434,6 +451,12 @@ class Retriever:
         total_weight = sum(share_weights.values())
         # The groups of the subject's lexemes, in the order their weights are summed.
         share_groups = [(groups[lex], w) for lex, w in share_weights.items()]
+        asked_groups: list[tuple[set[str], float]] = []
+        if asked is not None:
+            asked_text = situation_parts(question_text)[1].lower()
+            asked_lexemes = {_pg_stem(w) for w in _WORDS.findall(asked_text)}
+            asked_groups = [(groups[x], w) for x, w in share_weights.items() if x in asked_lexemes]
+        asked_weight = sum(w for _, w in asked_groups)
         vector_rank = {cid: rank for rank, cid in enumerate(vector_ids, start=1)}
         keyword_rank = {cid: rank for rank, cid in enumerate(keyword_ids, start=1)}
         by_id = {int(row[0]): row for row in rows}
@@ -450,6 +473,12 @@ class Retriever:
                 if total_weight
                 else 0.0
             )
+            asked_share = (
+                sum(w for group, w in asked_groups if not group.isdisjoint(passage_lexemes))
+                / asked_weight
+                if asked_weight
+                else 0.0
+            )
             candidates.append(
                 RetrievedPassage(
                     chunk_id=cid,
@@ -464,6 +493,8 @@ class Retriever:
                     reviewed_on=row[6],
                     term_share=share,
                     fused_score=score,
+                    asked_similarity=None if row[11] is None else float(row[11]),
+                    asked_share=asked_share if asked is not None else None,
                 )
             )
         others = {lex: frozenset(group - {lex}) for lex, group in groups.items() if len(group) > 1}
@@ -561,16 +592,23 @@ class Retriever:
     def passes_gate(self, passage: RetrievedPassage) -> bool:
         """Absolute evidence only, never the fused score: similarity over the model's floor
         with some of the question's rare terms, or a strong keyword match (most of the rare
-        terms) that is not semantically unrelated."""
-        if (
-            passage.similarity >= self.floor
-            and passage.term_share >= self.config.vector_min_term_share
-        ):
+        terms) that is not semantically unrelated. For a question that also says the asker's
+        situation, the same evidence from what is asked alone counts too."""
+        if self._evidence(passage.similarity, passage.term_share, passage.keyword_rank):
             return True
         return (
-            passage.keyword_rank is not None
-            and passage.similarity >= self.config.keyword_min_similarity
-            and passage.term_share >= self.config.keyword_min_term_share
+            passage.asked_similarity is not None
+            and passage.asked_share is not None
+            and self._evidence(passage.asked_similarity, passage.asked_share, passage.keyword_rank)
+        )
+
+    def _evidence(self, similarity: float, share: float, keyword_rank: int | None) -> bool:
+        if similarity >= self.floor and share >= self.config.vector_min_term_share:
+            return True
+        return (
+            keyword_rank is not None
+            and similarity >= self.config.keyword_min_similarity
+            and share >= self.config.keyword_min_term_share
         )
 
     def passes_sentence_arm(self, passage: RetrievedPassage, question_text: str) -> bool:

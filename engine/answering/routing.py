@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from engine.answering.extractive import situation_parts
 from engine.answering.follow_up import joined_query, standalone_query
 from engine.answering.retrieval import Retriever, SearchResult
 from engine.events import Route, Turn
@@ -181,6 +182,14 @@ def plan_route(
     return add_exemplar_signal(route_by_rules(question, history), embedder, bank)
 
 
+def asked_embedding(search_text: str, embedder: Embedder) -> list[float] | None:
+    """The embedding of what a question asks, when it also says the asker's situation
+    (``extractive.situation_parts``: "I've got a bad hip, are there automatic doors?"); None
+    for any other question (no second embedding)."""
+    situation, asked = situation_parts(search_text)
+    return embedder.embed_query(asked) if situation else None
+
+
 def settle_route(
     plan: RoutePlan, retriever: Retriever, audience: str, embedder: Embedder
 ) -> SettledRoute:
@@ -196,7 +205,9 @@ def settle_route(
         return SettledRoute(plan, None)
     vector = plan.vector or embedder.embed_query(plan.search_text)
     plan = replace(plan, vector=vector)
-    result = retriever.search_with_candidates(vector, plan.search_text, audience)
+    result = retriever.search_with_candidates(
+        vector, plan.search_text, audience, asked_embedding(plan.search_text, embedder)
+    )
     if result.passages and result.quotes:
         return SettledRoute(plan, result)
     reason = net_reason(plan.search_text, plan.nearest)

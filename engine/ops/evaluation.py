@@ -35,7 +35,7 @@ import yaml
 from engine.answering.assistant import Assistant
 from engine.answering.extractive import choose, find_quotes
 from engine.answering.retrieval import RetrievedPassage, Retriever, SearchResult
-from engine.answering.routing import plan_route, settle_route
+from engine.answering.routing import asked_embedding, plan_route, settle_route
 from engine.errors import ConfigError
 from engine.events import DoneEvent, Route, Turn
 from engine.ops.db import Database
@@ -316,7 +316,9 @@ def _evaluate_one(
         found = settled.search
         if found is None:  # stopped before retrieval: searched only to measure the gate
             vector = plan.vector or embedder.embed_query(plan.search_text)
-            found = retriever.search_with_candidates(vector, plan.search_text, q.audience)
+            found = retriever.search_with_candidates(
+                vector, plan.search_text, q.audience, asked_embedding(plan.search_text, embedder)
+            )
         searched.append((q, found))
         result.best_similarity = found.best_similarity
         result.kept = [p.document_slug for p in found.passages]

@@ -290,6 +290,7 @@ def test_bad_conversation_rows_are_refused(
         ("request-subject-judging.yaml", 24, 0),
         ("price-subject-judging.yaml", 22, 0),
         ("list-fragment-judging.yaml", 10, 0),
+        ("context-clause-judging.yaml", 28, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -347,6 +348,7 @@ def test_held_out_sets_are_valid_and_apart(
         "request-subject-judging.yaml",
         "price-subject-judging.yaml",
         "list-fragment-judging.yaml",
+        "context-clause-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

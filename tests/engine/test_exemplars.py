@@ -41,6 +41,7 @@ EVALUATION_SETS = (
     "request-subject-judging.yaml",
     "price-subject-judging.yaml",
     "list-fragment-judging.yaml",
+    "context-clause-judging.yaml",
 )
 
 

@@ -14,6 +14,7 @@ from engine.answering.extractive import (
     choose,
     find_quotes,
     one_sentence_holds_question,
+    situation_parts,
 )
 from engine.answering.sentences import split_units, table_rows
 
@@ -489,3 +490,49 @@ def test_a_thing_the_documents_never_name_stays_unanswered_after_a_second_questi
     question: str,
 ) -> None:
     assert find_quotes(question, [SCAN_FEES], SCAN_WEIGHTS) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "situation", "asked"),
+    [
+        (
+            "since his stroke dad is in a wheelchair, is your entrance step-free?",
+            "since his stroke dad is in a wheelchair",
+            "is your entrance step-free?",
+        ),
+        (
+            "can I park near the door, my legs are bad?",
+            "my legs are bad",
+            "can I park near the door",
+        ),
+        # Not a situation: no person in the first clause, nothing asked after it, a follow-up
+        ("Apart from Monday, what days are you open?", "", ""),
+        ("I'm running late and the bus broke down", "", ""),
+        ("and on Saturday?\nwhat time do you open", "", ""),
+        # What is asked points back into the situation, or names nothing of its own
+        ("I lost my yellow fever certificate, can I get a new one?", "", ""),
+        ("my employer wants a letter, what do you charge for that?", "", ""),
+        ("my mum is confused by the screen, can someone help her?", "", ""),
+    ],
+)
+def test_the_askers_situation_is_told_from_what_is_asked(
+    question: str, situation: str, asked: str
+) -> None:
+    assert situation_parts(question) == (situation, asked or question)
+
+
+def test_the_situations_words_weigh_as_a_follow_ups_earlier_question() -> None:
+    """Read whole, the situation's rare words ("hip", "bad") sink the sentence that answers;
+    read as what is asked with the situation behind it, the sentence answers."""
+    entrance = (
+        "Accessibility > Step-free access",
+        "The main entrance has a gentle ramp and automatic doors. Wheelchairs are available to "
+        "borrow for your visit.",
+    )
+    weights = {"bad": 4.4, "hip": 4.4, "automat": 3.7, "door": 3.7}
+    quotes = find_quotes("I've got a bad hip, are there automatic doors?", [entrance], weights)
+    assert [q.unit.text for q in quotes][:1] == [
+        "The main entrance has a gentle ramp and automatic doors."
+    ]
+    # The same words asked as one statement are not split: no sentence carries "hip".
+    assert find_quotes("automatic doors for my bad hip", [entrance], weights) == []

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 from engine.answering.assistant import EXTRACTIVE_INTRO, Assistant
 from engine.answering.retrieval import Retriever
-from engine.events import AnswerEvent, DoneEvent, Outcome, ReplaceEvent, TokenEvent, Turn
+from engine.events import AnswerEvent, DoneEvent, Outcome, ReplaceEvent, Route, TokenEvent, Turn
 from engine.knowledge.embeddings import load_embedder
 from engine.knowledge.ingest import Ingester
 from engine.ops import db as dbm
@@ -483,3 +483,56 @@ def test_a_question_about_health_keeps_the_weight_of_general_words(clinic: Clini
     practical = weight_of_pull("which buses pull up outside the clinic")
     health = weight_of_pull("which buses pull up outside the clinic, my knee is swollen")
     assert practical < health
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # The asker's situation said first or last; what is asked is answered as if asked alone,
+        # the situation's words counting as a follow-up's earlier question.
+        (
+            "can you arrange a British Sign Language interpreter, my sister was born deaf?",
+            "British Sign Language interpreters can be booked",
+        ),
+        (
+            "my knees are shot these days, have you got a lift up to the first floor?",
+            "A lift goes to the first floor",
+        ),
+    ],
+)
+def test_a_question_that_also_says_the_askers_situation_is_answered(
+    clinic: Clinic, question: str, expected: str
+) -> None:
+    assert_answered_with(clinic, question, expected)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # What is asked, the documents never mention: the situation changes nothing.
+        "I'm diabetic, is there a vending machine in the waiting area?",
+        "my dad has Parkinson's, do you have a hydrotherapy pool?",
+        "my wife has MS, does the clinic run a support group?",
+        # What is asked names nothing of its own; the situation holds the subject.
+        "my mum is confused by the check-in screen, can someone help her?",
+    ],
+)
+def test_a_situation_around_something_the_documents_never_mention_is_refused(
+    clinic: Clinic, question: str
+) -> None:
+    assert_refused_without_a_model(clinic, question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "my husband has crushing chest pain, where do I park?",
+        "my face has dropped on one side and my speech is slurred, can I borrow a wheelchair?",
+        "I took a whole packet of paracetamol, where is the nearest hospital?",
+    ],
+)
+def test_an_emergency_said_as_the_situation_is_still_an_emergency(
+    clinic: Clinic, question: str
+) -> None:
+    done = final(clinic.ask(question))
+    assert (done.route, done.outcome) == (Route.EMERGENCY, Outcome.EMERGENCY)

@@ -277,11 +277,11 @@ def _plan(db: Database, explain: sa.TextClause, params: dict[str, object]) -> st
         (retrieval._VECTOR_SQL, {"audiences": ["public"], "k": 30}),  # the benchmarks' reference
         (
             retrieval.search_statement(("public", "staff"), 30),
-            {"orquery": "'park'", "words": ["park"]},
+            {"orquery": "'park'", "words": ["park"], "asked": None},
         ),  # both arms and details in one statement
         (
             retrieval.search_statement(("public",), 30),
-            {"orquery": "'park'", "words": ["park"]},
+            {"orquery": "'park'", "words": ["park"], "asked": None},
         ),  # the same with the public keyword arm (a kiosk's search)
     ],
     ids=["vector arm alone", "one-statement search", "one-statement public search"],
@@ -301,7 +301,7 @@ def test_the_generic_plan_of_the_search_uses_the_hnsw_index(
     """Searches run on a generic plan (planned once per connection, not per question): it must
     be the same index scan a plan for one question's values is."""
     text = retrieval.search_statement(audiences, 30).text
-    for number, name in enumerate(("q", "orquery", "words"), start=1):
+    for number, name in enumerate(("q", "orquery", "words", "asked"), start=1):
         text = text.replace(f":{name}", f"${number}")
     plan = _plan(db, sa.text("EXPLAIN (GENERIC_PLAN) " + text.replace(":", "\\:")), {})
     assert "chunks_embedding_hnsw" in plan, plan
