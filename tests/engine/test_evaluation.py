@@ -291,6 +291,7 @@ def test_bad_conversation_rows_are_refused(
         ("price-subject-judging.yaml", 22, 0),
         ("list-fragment-judging.yaml", 10, 0),
         ("context-clause-judging.yaml", 28, 0),
+        ("nappy-judging.yaml", 10, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -349,6 +350,7 @@ def test_held_out_sets_are_valid_and_apart(
         "price-subject-judging.yaml",
         "list-fragment-judging.yaml",
         "context-clause-judging.yaml",
+        "nappy-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

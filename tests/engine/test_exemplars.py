@@ -42,6 +42,7 @@ EVALUATION_SETS = (
     "price-subject-judging.yaml",
     "list-fragment-judging.yaml",
     "context-clause-judging.yaml",
+    "nappy-judging.yaml",
 )
 
 

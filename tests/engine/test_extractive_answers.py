@@ -536,3 +536,11 @@ def test_an_emergency_said_as_the_situation_is_still_an_emergency(
 ) -> None:
     done = final(clinic.ask(question))
     assert (done.route, done.outcome) == (Route.EMERGENCY, Outcome.EMERGENCY)
+
+
+@pytest.mark.parametrize("question", ["anywhere I can change a nappy?"])
+def test_changing_something_else_is_no_nappy(clinic: Clinic, question: str) -> None:
+    """ "Changing" alone never stands for a nappy: this used to quote "You can choose or change
+    your nominated pharmacy ..."; the baby changing table's passage scores too low to keep, so
+    the answer is the refusal, never a sentence about changing something else."""
+    assert_refused_without_a_model(clinic, question)
