@@ -584,8 +584,9 @@ def _follow_up_parts(question: str) -> tuple[str, str]:
 
 # The asker's own situation, said before or after what they ask ("since his stroke dad is in a
 # wheelchair, is your entrance step-free?", "can I borrow a wheelchair, my knees are bad?"): a
-# clause about a person (I, my, we, since, ...) set off by a comma from a question. Its words are
-# read as a follow-up's earlier question is: they count, at most half as much as what is asked.
+# clause about a person (I, my, we, since, ...) set off by a comma from a question. When no
+# sentence carries the whole question, its words are read as a follow-up's earlier question's
+# are: they count, at most half as much as what is asked (``_find_quotes``).
 _PERSON = (
     r"(?:i|i'm|im|i've|ive|i'd|id|i'll|we|we're|we've|my|our|his|her|their|me|he|she|he's|she's"
     r"|since|after|because|as|being)"

@@ -444,7 +444,8 @@ class Retriever:
                 {"q": q, "orquery": orquery, "words": words, "asked": asked},
             )
         # Each row: id, slug, title, audience, heading_path, text, reviewed_on, similarity,
-        # lexemes, vector_rank, keyword_rank (the order of _SEARCH_TEMPLATE's columns).
+        # lexemes, vector_rank, keyword_rank, asked_similarity (the order of _SEARCH_TEMPLATE's
+        # columns; the last is NULL unless the question says a situation).
         vector_ids = [int(r[0]) for r in sorted(rows, key=lambda r: r[9] or 0) if r[9]]
         keyword_ids = [int(r[0]) for r in sorted(rows, key=lambda r: r[10] or 0) if r[10]]
         share_weights = _subject_weights(weights)
