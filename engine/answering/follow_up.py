@@ -115,6 +115,11 @@ _ASKS_WHAT_TO_DO = re.compile(
     # Waiting instead of acting: "she seems fine now, can we just wait and see?", "can it wait
     # till the morning?", "shall we leave it and watch him?".
     r"|\bwait and see\b|\bwatch and wait\b|\bkeep an eye on (?:him|her|them|it)\b"
+    # Doing something to a medicine said before: "do I skip it on the morning of my blood
+    # test?", "can he come off it beforehand?", "could I halve them?" (the question before
+    # names the medicine; routed together, the clinical rules see it).
+    r"|\b(?:stop|stopping|come off|coming off|quit|skip|skipping|halve|halving|double"
+    r"|doubling|cut down on|reduce|pause) (?:taking |using )?(?:it|them|these|those)\b"
     r"|\b(?:can|could|should|shall|may|do|is it ok to|is it okay to|is it alright to) (?:i|we"
     r"|he|she|they|it|this|that)? ?(?:just |not |still |safely )?(?:wait|leave (?:it|him|her"
     r"|them)|hold off|sleep on it|see how (?:he|she|they|it|i) (?:goes|go|is|are|gets|feels))\b"

@@ -292,6 +292,7 @@ def test_bad_conversation_rows_are_refused(
         ("list-fragment-judging.yaml", 10, 0),
         ("context-clause-judging.yaml", 28, 0),
         ("nappy-judging.yaml", 10, 0),
+        ("medicine-pronoun-judging.yaml", 0, 10),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -351,6 +352,7 @@ def test_held_out_sets_are_valid_and_apart(
         "list-fragment-judging.yaml",
         "context-clause-judging.yaml",
         "nappy-judging.yaml",
+        "medicine-pronoun-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

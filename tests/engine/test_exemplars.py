@@ -43,6 +43,7 @@ EVALUATION_SETS = (
     "list-fragment-judging.yaml",
     "context-clause-judging.yaml",
     "nappy-judging.yaml",
+    "medicine-pronoun-judging.yaml",
 )
 
 

@@ -208,3 +208,31 @@ def test_the_it_department_is_not_a_pointer_back() -> None:
     assert not plan.follow_up
     assert plan.decision == route_by_rules("what's the IT support number?", []).decision
     assert not refers_back("what's the IT number?")  # one topic word and no pointer
+
+
+# A medicine named in an information question (its answer was information), then what to do
+# with it by pronoun, with a topic of its own: a follow-up, routed with the medicine.
+ON_WARFARIN = Turn("I'm on warfarin, where do I park?", "The car park is behind the building.")
+ON_INSULIN = Turn("I use insulin, do you open early on Tuesdays?", "8:00 to 18:30.")
+
+
+@pytest.mark.parametrize(
+    ("history", "question"),
+    [
+        ([ON_WARFARIN], "should I stop it before my colonoscopy?"),
+        ([ON_INSULIN], "do I skip it on the morning of the fasting blood test?"),
+        ([ON_INSULIN], "can I halve it the night before my operation?"),
+    ],
+)
+def test_what_to_do_with_a_medicine_said_before_is_clinical(
+    history: list[Turn], question: str
+) -> None:
+    plan = route_by_rules(question, history)
+    assert plan.follow_up
+    assert plan.decision.route is Route.CLINICAL
+
+
+def test_stopping_something_that_is_no_medicine_stays_information() -> None:
+    debit = Turn("how do I set up a direct debit for my fees?", "Call patient services.")
+    plan = route_by_rules("can I stop it before the next payment?", [debit])
+    assert plan.follow_up and plan.decision.route is Route.INFORMATION
