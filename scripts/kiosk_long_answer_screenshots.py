@@ -125,8 +125,11 @@ def page_through(
     return shown
 
 
-def on_own_display(args: argparse.Namespace, size: tuple[int, int], number: int) -> int:
-    """Xvfb at exactly ``size`` with matchbox managing it, and this script run on it."""
+def on_own_display(
+    args: argparse.Namespace, size: tuple[int, int], number: int, script: str = __file__
+) -> int:
+    """Xvfb at exactly ``size`` with matchbox managing it, and ``script`` (this one unless
+    another screenshot script says) run on it with ``--here``."""
     display = f":{number}"
     xvfb = subprocess.Popen(
         ["Xvfb", display, "-screen", "0", f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"]
@@ -137,7 +140,7 @@ def on_own_display(args: argparse.Namespace, size: tuple[int, int], number: int)
         time.sleep(0.1)
     env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}
     manager = subprocess.Popen(["matchbox-window-manager", "-use_titlebar", "no"], env=env)
-    command = [sys.executable, __file__, str(args.data_dir), "--here", f"{size[0]}x{size[1]}"]
+    command = [sys.executable, script, str(args.data_dir), "--here", f"{size[0]}x{size[1]}"]
     if args.pages is not None:
         command += ["--pages", str(args.pages)]
     try:

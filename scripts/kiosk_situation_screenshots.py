@@ -1,0 +1,82 @@
+"""A patient who says their situation, then asks what to do with their medicine, on the real
+engine: one kiosk session per size, every tap a real pointer click through the X server.
+
+    .venv/bin/python scripts/kiosk_situation_screenshots.py DATA_DIR [--size 1366x768]
+
+DATA_DIR is a data folder with the sample knowledge ingested (extractive answers). At each of the
+five sizes (its own Xvfb with matchbox-window-manager, as scripts/kiosk_long_answer_screenshots.py
+does) the patient types on the on-screen keys, in one session:
+
+1. "my knees are shot these days, have you got a lift up to the first floor?" (a situation, then
+   what is asked: answered with the lift sentence),
+2. "I'm on warfarin, where do I park?" (answered with the car park),
+3. "should I stop it before my colonoscopy?" (a follow-up about the warfarin: the clinical
+   referral, never a quote).
+
+The screen after each answer is docs/screenshots/kiosk-<W>x<H>-situation-<n>.png. Needs
+``apt-get install xvfb matchbox-window-manager xdotool``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+import scripts.kiosk_long_answer_screenshots as pages  # noqa: E402
+import scripts.kiosk_screenshots as shots  # noqa: E402
+from engine.ops.service import build_backend  # noqa: E402
+from engine.ops.settings import KioskSettings, load_settings  # noqa: E402
+from kiosk_app import style  # noqa: E402
+
+QUESTIONS = (
+    "my knees are shot these days, have you got a lift up to the first floor?",
+    "I'm on warfarin, where do I park?",
+    "should I stop it before my colonoscopy?",
+)
+
+
+def session(data_dir: Path, size: tuple[int, int]) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    style.apply(app)
+    settings = load_settings(None, data_dir).replace(kiosk=KioskSettings(fullscreen=False))
+    backend = build_backend(settings, audience="public", channel="kiosk")
+    window = shots.make(app, backend, settings, size, real=True)
+    pages.wait(app, 1500)  # the window manager has placed the window
+    name = f"{size[0]}x{size[1]}"
+    for number, question in enumerate(QUESTIONS, 1):
+        box = window.welcome.input if number == 1 else window.chat.input
+        pages.click(app, box.edit)
+        shots.type_on_keys(app, window, question, press=pages.click)
+        pages.click(app, window.keyboard.enter_key)
+        shots.settle(app, lambda: shots.answered(window), ms=60000)
+        pages.wait(app, 500)
+        pages.save(pages.screen(app), shots.OUT / f"kiosk-{name}-situation-{number}.png")
+    window.shutdown()
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("data_dir", type=Path)
+    parser.add_argument("--size", help="one size, e.g. 1366x768")
+    parser.add_argument("--here", help=argparse.SUPPRESS)  # run on $DISPLAY at this size
+    args = parser.parse_args()
+    args.pages = None
+    if args.here:
+        return session(args.data_dir, pages.parse_size(args.here))
+    sizes = (pages.parse_size(args.size),) if args.size else shots.SIZES
+    failed = 0
+    for index, size in enumerate(sizes):
+        failed |= pages.on_own_display(args, size, 80 + index, script=__file__)
+    return failed
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
