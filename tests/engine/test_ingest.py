@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -283,3 +285,63 @@ def test_a_file_reingested_alone_is_still_removed_with_its_folder(
     hours.unlink()
     report = ingester.ingest_folders([root])
     assert {r.slug: r.status for r in report.results} == {"fees": "unchanged", "hours": "removed"}
+
+
+class _RecordingEmbedder(FakeEmbedder):
+    """The fake embedder, remembering the first text of each batch in the order embedded."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first_texts: list[str] = []
+
+    def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        self.first_texts.append(texts[0])
+        return super().embed_passages(texts)
+
+
+FIDELITY = Path(__file__).resolve().parents[1] / "data" / "fidelity" / "public"
+
+
+def test_the_cheapest_file_is_embedded_first_and_the_report_keeps_the_order_found(
+    db: dbm.Database, settings: Settings, tmp_path: Path
+) -> None:
+    # Nothing hides the first file's read: a Word file found first held up the embedder for
+    # its whole parse. The smallest text file goes first; the report still lists files as found.
+    root = tmp_path / "k" / "public"
+    root.mkdir(parents=True)
+    shutil.copy(FIDELITY / "dispensary.docx", root / "a-dispensary.docx")
+    write(root, "b-hours.md", "Opening hours", extra="Late opening on Thursdays. " * 40)
+    write(root, "c-fees.md", "Fees")
+    embedder = _RecordingEmbedder()
+    report = Ingester(db, embedder, settings).ingest_folders([tmp_path / "k"])
+
+    assert [r.slug for r in report.results] == ["a-dispensary", "b-hours", "c-fees"]
+    assert [r.status for r in report.results] == ["created"] * 3
+    assert embedder.first_texts[0].startswith("Fees")  # then the others as found
+    assert "Dispensary" in embedder.first_texts[1]
+    assert embedder.first_texts[2].startswith("Opening hours")
+    assert {row[0] for row in chunk_rows(db)} == {"a-dispensary", "b-hours", "c-fees"}
+
+
+def test_of_two_files_with_one_name_the_later_found_is_refused_even_when_it_is_cheaper(
+    db: dbm.Database, settings: Settings, tmp_path: Path
+) -> None:
+    root = tmp_path / "k" / "public"
+    write(root / "a", "fees.md", "Fees", extra="Our full price list follows. " * 40)
+    write(root / "b", "fees.md", "Fees")  # the smaller: it would be read first if it could move
+    report = Ingester(db, FakeEmbedder(), settings).ingest_folders([tmp_path / "k"])
+
+    assert [(r.path.split("/public/")[1], r.status) for r in report.results] == [
+        ("a/fees.md", "created"),
+        ("b/fees.md", "failed"),
+    ]
+    assert "(fees.md) has the same name" in (report.results[1].error or "")
+
+
+def test_the_same_file_given_twice_gets_two_results_and_one_document(
+    db: dbm.Database, settings: Settings, tmp_path: Path
+) -> None:
+    hours = write(tmp_path / "k" / "public", "hours.md", "Opening hours")
+    report = Ingester(db, FakeEmbedder(), settings).ingest_files([hours, hours])
+    assert [r.status for r in report.results] == ["created", "failed"]
+    assert {row[0] for row in chunk_rows(db)} == {"hours"}

@@ -4,6 +4,7 @@ cancelled read never used."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -18,6 +19,7 @@ from engine.ops import db as dbm
 from engine.ops.settings import IngestSettings, Settings
 from tests.support.fake_embedder import FakeEmbedder
 
+FIDELITY = Path(__file__).resolve().parents[1] / "data" / "fidelity" / "public"
 DOC = "---\ntitle: {title}\naudience: public\n---\n# {title}\n\n{body}\n"
 
 
@@ -101,9 +103,9 @@ def test_a_damaged_first_file_fails_as_it_would_in_any_place(
     folder.mkdir()
     (folder / "a-broken.docx").write_bytes(b"PK\x03\x04 not really a zip")
     (folder / "z-broken.docx").write_bytes(b"PK\x03\x04 not really a zip")
-    (folder / "m-hours.md").write_text(DOC.format(title="Hours", body="Open."), "utf-8")
+    shutil.copy(FIDELITY / "dispensary.docx", folder / "m-dispensary.docx")  # the larger
     report = Ingester(db, FakeEmbedder(), settings).ingest_folders([folder])
-    first, hours, last = report.results
-    assert seen == [folder / "a-broken.docx"]  # read ahead; the others in turn
-    assert (first.status, hours.status, last.status) == ("failed", "created", "failed")
+    first, dispensary, last = report.results
+    assert seen == [folder / "a-broken.docx"]  # read ahead (the cheapest); the others in turn
+    assert (first.status, dispensary.status, last.status) == ("failed", "created", "failed")
     assert first.error == last.error.replace("z-broken", "a-broken")  # type: ignore[union-attr]
