@@ -16,7 +16,9 @@ This module recognises three classes, each by its shape, not by one sentence:
   ice lolly or dye*.
 * **Long ago**: a stroke, a knock to the head or a deep cut dated years or months ago, or a
   limb that has not moved well *since* then ("his stroke eight years ago", "in 2019"); a stroke
-  named as what a disability dates from ("since his stroke he uses a wheelchair").
+  named as what a disability dates from ("since his stroke he uses a wheelchair"); a heart
+  attack or fits named as history in a question about the visit ("I've had a heart attack
+  before, is there a lift?"), never with a sign of the body or anything said to be happening now.
 
 The second and third classes never apply when the question also says the sign is new ("suddenly",
 "just now", "this morning", "started", "minutes ago", "an hour ago", "getting worse"): a stroke
@@ -215,6 +217,49 @@ _SETTINGS: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = tuple(
 )
 
 
+# A heart attack or fits the person had, named as history while they ask about the visit ("my
+# husband had a heart attack three years ago, is there parking close to the door?"). Only with
+# all four: the event tied to the past (a date, "before" ending the clause, "in the past",
+# "recovering from", "a history of", "as a baby"); a practical question asked; nothing said to
+# be happening now or like the event ("this feels the same", "this time", "could this be"); and
+# no sign of the body anywhere (``_BODY``, ``_DANGER``). Anything else stays an emergency.
+_PAST_EVENT_SIGN = re.compile(
+    r"\b(?:a |his |her |my |their |your )?(?:heart attacks?|cardiac arrests?|fits|fit"
+    r"|seizures?|epileptic fits?)\b"
+)
+_PAST_MARKER = re.compile(
+    rf"\b(?:{_LONG_AGO}|(?:a while|ages|a long time|some time) (?:ago|back)|in the past"
+    r"|previously|(?:a |his |her |my |their )?history of|recovering from|recovered from"
+    r"|(?:previous|old|earlier|past|last|first) (?:heart attacks?|cardiac arrests?|fits|seizures?)"
+    r"|(?:since|after) (?:his|her|my|their) (?:heart attack|cardiac arrest|last fit|last seizure)"
+    r"|as a (?:baby|child|kid|toddler|teenager|teen)|when (?:he|she|i|they) (?:was|were)"
+    r" (?:younger|little|small|a baby|a child|a kid)"
+    r"|before(?= (?:so |and |but )?(?:is|are|can|could|do|does|will|would|where|which|how|any"
+    r"|may|please)\b| *$))"
+)
+_PAST_ASKS = re.compile(
+    r"\b(?:is there|are there|is the|are the|is your|are your|can (?:i|we|he|she|they|you|my)"
+    r"|could (?:i|we|he|she|they|you|my)|do you|do i|does (?:he|she|it|the|your)|where|which"
+    r"|how (?:do|can|far|long|much)|what time|will (?:there|i|you|he|she)|may i|please)\b"
+)
+_PAST_NOW = re.compile(
+    r"\b(?:now|same|again|another|this time|this feels|feels|feel like|feeling|like last time"
+    r"|like before|(?:could|might|is|can) (?:this|it) be|is this|think|happening|going on"
+    r"|at the moment|currently|symptoms?|signs?|coming round|come round|wake|waking|still"
+    r" (?:fitting|shaking|having))\b"
+)
+
+
+def _past_events(text: str) -> str:
+    """``text`` with a heart attack or fits it names as history rewritten (the rules above the
+    pattern), else ``text`` itself."""
+    if not (_PAST_MARKER.search(text) and _PAST_ASKS.search(text)):
+        return text
+    if _PAST_NOW.search(text) or _NEW.search(text) or _BODY.search(text):
+        return text
+    return _PAST_EVENT_SIGN.sub("old illness", text)
+
+
 # Help with the visit itself, never a state of the body: confused by the screen or a form, can't
 # read the screen or the signs, hard of hearing, gone down the corridor or to the car, lost in the
 # building. Applied only when nothing in the question is new or in danger.
@@ -263,9 +308,10 @@ _BODY = re.compile(
 def neutralise(text: str) -> str:
     """``text`` (canonical, as the rules read it) with benign near-misses rewritten to neutral
     words. Unchanged when it holds none, or when it also says someone is in danger now."""
-    if _DANGER.search(text):
+    history = _past_events(text)
+    if _DANGER.search(history):  # any other danger word: nothing is rewritten
         return text
-    text = _apply(_FIGURES, text)
+    text = _apply(_FIGURES, history)
     if not _PERSON.search(text):
         text = _apply(_THING_FIGURES, text)
     if _NEW.search(text):

@@ -38,6 +38,13 @@ from engine.safety.near_misses import neutralise
         "dad can't lift his right arm since his accident in 2015, is there a ramp at the entrance?",
         "mum had a stroke three years ago, can she bring her carer into the consulting room?",
         "I hit my head on a low beam last summer, do you still have that scan report?",
+        # a heart attack or fits named as history, asking about the visit
+        "my brother had a heart attack in 2016, can he park in one of the wider bays?",
+        "I've had a heart attack before, where do I park?",
+        "auntie is recovering from a cardiac arrest, does the lift take a wheelchair?",
+        "he had fits when he was little, is the waiting room very noisy?",
+        "my partner has a history of seizures, can I sit with him in the waiting area?",
+        "i had a seizure two years back, what time does the blood clinic open?",
     ],
 )
 def test_benign_near_misses_are_not_emergencies(question: str) -> None:
@@ -93,6 +100,20 @@ def test_benign_near_misses_are_not_emergencies(question: str) -> None:
         "his lips went blue after breathing in chlorine at the pool",
         "my nails went blue after the hair dye and now my lips are swelling",
         "her tongue is blue from a slushie and now she can't breathe",
+        # history, with anything happening now, a sign of the body, or no question about a visit
+        "I had a heart attack in 2016 and this pain feels like that one",
+        "I've had a heart attack before and it's happening again",
+        "my dad had a heart attack years ago, is this what one looks like?",
+        "he had fits as a child and he's started jerking on the floor",
+        "she has a history of seizures and she's gone floppy",
+        "i had a heart attack last year and I'm sweating and dizzy, where is the nurse?",
+        "she had a heart attack before we got to the clinic",
+        "he's had fits before, he's been on the floor for five minutes",
+        "my wife had a heart attack in the past and now she is grey",
+        "my dad's had a heart attack before, can you call an ambulance?",
+        "had a seizure last year, could it be happening again?",
+        "ive had a heart attack",
+        "he is having a heart attack, he had one in 2019 as well",
     ],
 )
 def test_the_same_signs_in_danger_stay_emergencies(question: str) -> None:

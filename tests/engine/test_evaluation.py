@@ -293,6 +293,7 @@ def test_bad_conversation_rows_are_refused(
         ("context-clause-judging.yaml", 28, 0),
         ("nappy-judging.yaml", 10, 0),
         ("medicine-pronoun-judging.yaml", 0, 10),
+        ("past-event-judging.yaml", 22, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -353,6 +354,7 @@ def test_held_out_sets_are_valid_and_apart(
         "context-clause-judging.yaml",
         "nappy-judging.yaml",
         "medicine-pronoun-judging.yaml",
+        "past-event-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

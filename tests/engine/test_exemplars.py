@@ -44,6 +44,7 @@ EVALUATION_SETS = (
     "context-clause-judging.yaml",
     "nappy-judging.yaml",
     "medicine-pronoun-judging.yaml",
+    "past-event-judging.yaml",
 )
 
 
