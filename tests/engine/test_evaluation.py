@@ -294,6 +294,7 @@ def test_bad_conversation_rows_are_refused(
         ("nappy-judging.yaml", 10, 0),
         ("medicine-pronoun-judging.yaml", 0, 10),
         ("past-event-judging.yaml", 22, 0),
+        ("situation-topic-judging.yaml", 16, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -355,6 +356,7 @@ def test_held_out_sets_are_valid_and_apart(
         "nappy-judging.yaml",
         "medicine-pronoun-judging.yaml",
         "past-event-judging.yaml",
+        "situation-topic-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

@@ -45,6 +45,7 @@ EVALUATION_SETS = (
     "nappy-judging.yaml",
     "medicine-pronoun-judging.yaml",
     "past-event-judging.yaml",
+    "situation-topic-judging.yaml",
 )
 
 
