@@ -345,6 +345,12 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:went|gone|goes|going|is|was|has gone) (?:all )?(?:stiff|rigid)\b.{0,40}\b(?:jerk"
         r"|jerks|jerking|shake|shakes|shaking|twitch|twitching|thrashing)\b",
         r"\bstarted (?:jerking|convulsing|fitting|thrashing|twitching all over|shaking all over)\b",
+        # Epilepsy or fits named, then one happening: "she's epileptic and she's having one",
+        # "he has epilepsy and has been twitching and stiff".
+        r"\b(?:epilepsy|epileptic|fits|seizures)\b.{0,60}\b(?:having|started having|starting)"
+        r" (?:one|another|another one|a bad one)\b",
+        r"\b(?:epilepsy|epileptic|fits|seizures)\b.{0,60}\b(?:shaking|jerking|twitching|convulsing"
+        r"|juddering|thrashing|stiff|rigid|stiffened)\b",
     ),
     rule(
         "overdose",

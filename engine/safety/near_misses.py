@@ -218,11 +218,13 @@ _SETTINGS: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = tuple(
 
 
 # A heart attack or fits the person had, named as history while they ask about the visit ("my
-# husband had a heart attack three years ago, is there parking close to the door?"). Only with
-# all four: the event tied to the past (a date, "before" ending the clause, "in the past",
-# "recovering from", "a history of", "as a baby"); a practical question asked; nothing said to
-# be happening now or like the event ("this feels the same", "this time", "could this be"); and
-# no sign of the body anywhere (``_BODY``, ``_DANGER``). Anything else stays an emergency.
+# husband had a heart attack three years ago, is there parking close to the door?"), or fits as a
+# lasting condition ("my lad gets seizures, is there a quieter spot?"). Only with all four: the
+# event tied to the past or named as a condition (a date, "before" ending the clause, "in the
+# past", "recovering from", "a history of", "as a baby", "gets seizures", "has epilepsy"); a
+# practical question asked; nothing said to be happening now or like the event ("this feels the
+# same", "this time", "this one", "won't stop", "could this be"); and no sign of the body
+# anywhere (``_BODY``, ``_DANGER``). Anything else stays an emergency.
 _PAST_EVENT_SIGN = re.compile(
     r"\b(?:a |his |her |my |their |your )?(?:heart attacks?|cardiac arrests?|fits|fit"
     r"|seizures?|epileptic fits?)\b"
@@ -235,7 +237,10 @@ _PAST_MARKER = re.compile(
     r"|as a (?:baby|child|kid|toddler|teenager|teen)|when (?:he|she|i|they) (?:was|were)"
     r" (?:younger|little|small|a baby|a child|a kid)"
     r"|before(?= (?:so |and |but )?(?:is|are|can|could|do|does|will|would|where|which|how|any"
-    r"|may|please)\b| *$))"
+    r"|may|please)\b| *$)"
+    # fits as a lasting condition: "he gets seizures", "she has epilepsy"
+    r"|(?:has|have|gets|get|suffers? (?:from|with)|lives? with) (?:\w+ )?(?:fits|seizures)"
+    r"|epilepsy|epileptic)"
 )
 _PAST_ASKS = re.compile(
     r"\b(?:is there|are there|is the|are the|is your|are your|can (?:i|we|he|she|they|you|my)"
@@ -246,7 +251,8 @@ _PAST_NOW = re.compile(
     r"\b(?:now|same|again|another|this time|this feels|feels|feel like|feeling|like last time"
     r"|like before|(?:could|might|is|can) (?:this|it) be|is this|think|happening|going on"
     r"|at the moment|currently|symptoms?|signs?|coming round|come round|wake|waking|still"
-    r" (?:fitting|shaking|having))\b"
+    r" (?:fitting|shaking|having)|this one|that one|one now|wont stop|will not stop|not stopping"
+    r"|cant stop|keeps|kept|on the floor|lasted|lasting|longer than|minutes)\b"
 )
 
 

@@ -45,6 +45,10 @@ from engine.safety.near_misses import neutralise
         "he had fits when he was little, is the waiting room very noisy?",
         "my partner has a history of seizures, can I sit with him in the waiting area?",
         "i had a seizure two years back, what time does the blood clinic open?",
+        # fits as a lasting condition, asking about the visit
+        "my nephew gets fits, can he wait somewhere away from the crowd?",
+        "I have epilepsy, what time does the clinic shut on Fridays?",
+        "she suffers from seizures, is there a lift to the first floor?",
     ],
 )
 def test_benign_near_misses_are_not_emergencies(question: str) -> None:
@@ -114,6 +118,12 @@ def test_benign_near_misses_are_not_emergencies(question: str) -> None:
         "had a seizure last year, could it be happening again?",
         "ive had a heart attack",
         "he is having a heart attack, he had one in 2019 as well",
+        "he gets fits and he's on the floor now",
+        "she has epilepsy and has been shaking for five minutes",
+        "my son has seizures and this one is lasting ages, where is the nurse?",
+        "he has fits and isn't breathing properly, can someone come?",
+        "she has epilepsy, she's having one, where's the doctor?",
+        "he gets seizures, is this one different?",
     ],
 )
 def test_the_same_signs_in_danger_stay_emergencies(question: str) -> None:

@@ -295,6 +295,7 @@ def test_bad_conversation_rows_are_refused(
         ("medicine-pronoun-judging.yaml", 0, 10),
         ("past-event-judging.yaml", 22, 0),
         ("situation-topic-judging.yaml", 16, 0),
+        ("lasting-condition-judging.yaml", 12, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -357,6 +358,7 @@ def test_held_out_sets_are_valid_and_apart(
         "medicine-pronoun-judging.yaml",
         "past-event-judging.yaml",
         "situation-topic-judging.yaml",
+        "lasting-condition-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

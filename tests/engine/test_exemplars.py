@@ -46,6 +46,7 @@ EVALUATION_SETS = (
     "medicine-pronoun-judging.yaml",
     "past-event-judging.yaml",
     "situation-topic-judging.yaml",
+    "lasting-condition-judging.yaml",
 )
 
 
