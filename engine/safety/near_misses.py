@@ -230,14 +230,18 @@ _PAST_EVENT_SIGN = re.compile(
     r"|seizures?|epileptic fits?)\b"
 )
 _PAST_MARKER = re.compile(
-    rf"\b(?:{_LONG_AGO}|(?:a while|ages|a long time|some time) (?:ago|back)|in the past"
+    rf"\b(?:{_LONG_AGO}|(?:a while|ages|a long time|some time) (?:ago|back)"
+    r"|in the past(?! (?:\w+ ){0,2}?(?:hour|hours|minute|minutes|day|days|night|nights|week|weeks"
+    r"|fortnight|while|half))"
     r"|previously|(?:a |his |her |my |their )?history of|recovering from|recovered from"
     r"|(?:previous|old|earlier|past|last|first) (?:heart attacks?|cardiac arrests?|fits|seizures?)"
     r"|(?:since|after) (?:his|her|my|their) (?:heart attack|cardiac arrest|last fit|last seizure)"
     r"|as a (?:baby|child|kid|toddler|teenager|teen)|when (?:he|she|i|they) (?:was|were)"
     r" (?:younger|little|small|a baby|a child|a kid)"
-    r"|before(?= (?:so |and |but )?(?:is|are|can|could|do|does|will|would|where|which|how|any"
-    r"|may|please)\b| *$)"
+    # "I've had a heart attack before": the perfect only ("he had one before, where do we go?"
+    # may mean just now), and "before" ending its clause ("before we got here" is a time)
+    r"|(?:ive|hes|shes|weve|theyve|youve|has|have) had (?:\w+ ){1,4}?before(?= (?:so |and |but )?"
+    r"(?:is|are|can|could|do|does|will|would|where|which|how|any|may|please)\b| *$)"
     # fits as a lasting condition: "he gets seizures", "she has epilepsy"
     r"|(?:has|have|gets|get|suffers? (?:from|with)|lives? with) (?:\w+ )?(?:fits|seizures)"
     r"|epilepsy|epileptic)"
@@ -252,7 +256,8 @@ _PAST_NOW = re.compile(
     r"|like before|(?:could|might|is|can) (?:this|it) be|is this|think|happening|going on"
     r"|at the moment|currently|symptoms?|signs?|coming round|come round|wake|waking|still"
     r" (?:fitting|shaking|having)|this one|that one|one now|wont stop|will not stop|not stopping"
-    r"|cant stop|keeps|kept|on the floor|lasted|lasting|longer than|minutes)\b"
+    r"|cant stop|keeps|kept|on the floor|lasted|lasting|longer than|minutes|hour|yesterday"
+    r"|last night|this week|recently|just had|just)\b"
 )
 
 

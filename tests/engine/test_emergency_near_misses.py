@@ -124,6 +124,12 @@ def test_benign_near_misses_are_not_emergencies(question: str) -> None:
         "he has fits and isn't breathing properly, can someone come?",
         "she has epilepsy, she's having one, where's the doctor?",
         "he gets seizures, is this one different?",
+        # recent, not history: "in the past hour", the simple past with "before", "just"
+        "he had a heart attack in the past hour, where is the doctor?",
+        "my husband had a heart attack in the past day or so, can he wait somewhere quiet?",
+        "he had a heart attack before, where do we go?",
+        "she has just had a fit, is there a quiet room?",
+        "my son had a seizure last night, where do we go?",
     ],
 )
 def test_the_same_signs_in_danger_stay_emergencies(question: str) -> None:
