@@ -257,17 +257,30 @@ _PAST_NOW = re.compile(
     r"|at the moment|currently|symptoms?|signs?|coming round|come round|wake|waking|still"
     r" (?:fitting|shaking|having)|this one|that one|one now|wont stop|will not stop|not stopping"
     r"|cant stop|keeps|kept|on the floor|lasted|lasting|longer than|minutes|hour|yesterday"
-    r"|last night|this week|recently|just had|just)\b"
+    r"|last night|this week|recently|just had|just|having|is in|going into|gone into|went into"
+    r"|(?:has|have) (?:a|an) (?:\w+ )?(?:fit|seizure|heart attack|cardiac arrest))\b"
+)
+
+
+# After the event is named, only the question may follow: a second statement ("... and she
+# can't speak", "... now he's jerking") may say what is happening in words no rule knows.
+_PAST_JOIN = re.compile(
+    r"\b(?:and|now|but|then|also|plus|while|whilst|suddenly|he|she|they|hes|shes|theyre|im|i am"
+    r"|its|it is)\b"
 )
 
 
 def _past_events(text: str) -> str:
     """``text`` with a heart attack or fits it names as history rewritten (the rules above the
     pattern), else ``text`` itself."""
-    if not (_PAST_MARKER.search(text) and _PAST_ASKS.search(text)):
+    sign = _PAST_EVENT_SIGN.search(text)
+    if sign is None or not (_PAST_MARKER.search(text) and _PAST_ASKS.search(text)):
         return text
     if _PAST_NOW.search(text) or _NEW.search(text) or _BODY.search(text):
         return text
+    ask = _PAST_ASKS.search(text, sign.end())
+    if ask is None or _PAST_JOIN.search(_PAST_MARKER.sub(" ", text[sign.end() : ask.start()])):
+        return text  # the question must follow the event, with no other statement between
     return _PAST_EVENT_SIGN.sub("old illness", text)
 
 

@@ -10,6 +10,7 @@ import pytest
 from engine.events import Route
 from engine.safety import route_question
 from engine.safety.near_misses import neutralise
+from engine.safety.router import canonical_question
 
 
 @pytest.mark.parametrize(
@@ -130,6 +131,12 @@ def test_benign_near_misses_are_not_emergencies(question: str) -> None:
         "he had a heart attack before, where do we go?",
         "she has just had a fit, is there a quiet room?",
         "my son had a seizure last night, where do we go?",
+        # the condition named, then the event happening
+        "she has epilepsy and is having a seizure, where is the nurse?",
+        "he has a history of heart attacks and is having a heart attack, where is the doctor?",
+        "she has epilepsy and has a seizure, where is the nurse?",
+        "he has had fits before and has gone into a fit in the waiting room, can someone come?",
+        "my dad has a history of cardiac arrest and is in cardiac arrest, where is the doctor?",
     ],
 )
 def test_the_same_signs_in_danger_stay_emergencies(question: str) -> None:
@@ -139,3 +146,40 @@ def test_the_same_signs_in_danger_stay_emergencies(question: str) -> None:
 def test_text_without_a_near_miss_is_unchanged() -> None:
     for text in ("where can i park", "chest pain", "he is not breathing", ""):
         assert neutralise(text) == text
+
+
+_HISTORIES = (
+    "I've had a heart attack before",
+    "he has a history of seizures",
+    "she has epilepsy",
+    "my dad had a heart attack years ago",
+    "he gets fits",
+    "she's recovering from a heart attack",
+    "she had fits as a child",
+    "he's had seizures in the past",
+)
+_HAPPENING = (
+    "she can't speak",
+    "he's jerking",
+    "she's stiff and jerking",
+    "it's happening again",
+    "this feels the same",
+    "he won't wake up",
+    "she's twitching",
+    "he's gone quiet and odd",
+    "he is having one",
+    "she looks strange",
+)
+_ASKS = (", where is the nurse?", ", can someone help?", ", is there a doctor here?")
+
+
+@pytest.mark.parametrize("history", _HISTORIES)
+def test_a_history_followed_by_anything_happening_is_never_rewritten(history: str) -> None:
+    # A history class rewrite turns the event into "old illness" for the emergency rules; a
+    # second statement after it ("and she can't speak", "now he's jerking", ". she looks
+    # strange") may say what is happening in words no rule knows, so it must keep the event.
+    for happening in _HAPPENING:
+        for joiner in (" and ", ", now ", ". ", ", "):
+            for ask in _ASKS:
+                question = f"{history}{joiner}{happening}{ask}"
+                assert "old illness" not in neutralise(canonical_question(question)), question
