@@ -258,7 +258,10 @@ _PAST_NOW = re.compile(
     r" (?:fitting|shaking|having)|this one|that one|one now|wont stop|will not stop|not stopping"
     r"|cant stop|keeps|kept|on the floor|lasted|lasting|longer than|minutes|hour|yesterday"
     r"|last night|this week|recently|just had|just|having|is in|going into|gone into|went into"
-    r"|(?:has|have) (?:a|an) (?:\w+ )?(?:fit|seizure|heart attack|cardiac arrest))\b"
+    r"|(?:has|have) (?:a|an) (?:\w+ )?(?:fit|seizure|heart attack|cardiac arrest)"
+    # asking for help, not about the visit: "he has fits, where is the nurse?"
+    r"|nurse|nurses|doctor|doctors|help|someone|somebody|anyone|ambulance|999|first aid"
+    r"|urgent|urgently|emergency|quick|quickly|hurry|what do|what should)\b"
 )
 
 

@@ -137,6 +137,10 @@ def test_benign_near_misses_are_not_emergencies(question: str) -> None:
         "she has epilepsy and has a seizure, where is the nurse?",
         "he has had fits before and has gone into a fit in the waiting room, can someone come?",
         "my dad has a history of cardiac arrest and is in cardiac arrest, where is the doctor?",
+        # the condition named, then a call for help
+        "he has fits, where is the nurse?",
+        "I've had a heart attack before, where is the doctor?",
+        "my son gets seizures, can anyone help us quickly?",
     ],
 )
 def test_the_same_signs_in_danger_stay_emergencies(question: str) -> None:
