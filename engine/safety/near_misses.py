@@ -219,12 +219,15 @@ _SETTINGS: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = tuple(
 
 # A heart attack or fits the person had, named as history while they ask about the visit ("my
 # husband had a heart attack three years ago, is there parking close to the door?"), or fits as a
-# lasting condition ("my lad gets seizures, is there a quieter spot?"). Only with all four: the
-# event tied to the past or named as a condition (a date, "before" ending the clause, "in the
-# past", "recovering from", "a history of", "as a baby", "gets seizures", "has epilepsy"); a
-# practical question asked; nothing said to be happening now or like the event ("this feels the
-# same", "this time", "this one", "won't stop", "could this be"); and no sign of the body
-# anywhere (``_BODY``, ``_DANGER``). Anything else stays an emergency.
+# lasting condition ("my lad gets seizures, is there a quieter spot?"). Only with all five: the
+# event tied to the past or named as a condition (a date, "I've had ... before", "in the past"
+# but not "in the past hour", "recovering from", "a history of", "as a baby", "gets seizures",
+# "has epilepsy"); a practical question asked, right after the event with no other statement
+# between ("... and she can't speak, where is the nurse?" keeps it); nothing said to be
+# happening now or like the event ("this feels the same", "this one", "won't stop", "just",
+# "last night"); no call for help (a nurse, a doctor, someone, an ambulance); and no sign of the
+# body anywhere (``_BODY``, ``_DANGER``). Anything else stays an emergency
+# (tests/engine/test_emergency_near_misses.py sweeps histories x things happening x joiners).
 _PAST_EVENT_SIGN = re.compile(
     r"\b(?:a |his |her |my |their |your )?(?:heart attacks?|cardiac arrests?|fits|fit"
     r"|seizures?|epileptic fits?)\b"
