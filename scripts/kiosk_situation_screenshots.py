@@ -1,12 +1,11 @@
-"""Patients who say their situation or their history before they ask, on the real engine: one
-kiosk session per size, every tap a real pointer click through the X server.
+"""A patient who says their situation, then asks what to do with their medicine, on the real
+engine: one kiosk session per size, every tap a real pointer click through the X server.
 
     .venv/bin/python scripts/kiosk_situation_screenshots.py DATA_DIR [--size 1366x768]
-        [--story situation|history]
 
 DATA_DIR is a data folder with the sample knowledge ingested (extractive answers). At each of the
 five sizes (its own Xvfb with matchbox-window-manager, as scripts/kiosk_long_answer_screenshots.py
-does) the patient types on the on-screen keys, in one session. ``--story situation`` (default):
+does) the patient types on the on-screen keys, in one session:
 
 1. "my knees are shot these days, have you got a lift up to the first floor?" (a situation, then
    what is asked: answered with the lift sentence),
@@ -14,14 +13,7 @@ does) the patient types on the on-screen keys, in one session. ``--story situati
 3. "should I stop it before my colonoscopy?" (a follow-up about the warfarin: the clinical
    referral, never a quote).
 
-``--story history``:
-
-1. "I've had a heart attack before, where do I park?" (history, not an emergency: answered with
-   the car park),
-2. "my dad had a heart attack years ago and now he's gone grey and sweaty" (the same history with
-   signs now: the emergency text).
-
-The screen after each answer is docs/screenshots/kiosk-<W>x<H>-<story>-<n>.png. Needs
+The screen after each answer is docs/screenshots/kiosk-<W>x<H>-situation-<n>.png. Needs
 ``apt-get install xvfb matchbox-window-manager xdotool``.
 """
 
@@ -42,20 +34,14 @@ from engine.ops.service import build_backend  # noqa: E402
 from engine.ops.settings import KioskSettings, load_settings  # noqa: E402
 from kiosk_app import style  # noqa: E402
 
-STORIES = {
-    "situation": (
-        "my knees are shot these days, have you got a lift up to the first floor?",
-        "I'm on warfarin, where do I park?",
-        "should I stop it before my colonoscopy?",
-    ),
-    "history": (
-        "I've had a heart attack before, where do I park?",
-        "my dad had a heart attack years ago and now he's gone grey and sweaty",
-    ),
-}
+QUESTIONS = (
+    "my knees are shot these days, have you got a lift up to the first floor?",
+    "I'm on warfarin, where do I park?",
+    "should I stop it before my colonoscopy?",
+)
 
 
-def session(data_dir: Path, size: tuple[int, int], story: str) -> int:
+def session(data_dir: Path, size: tuple[int, int]) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     style.apply(app)
@@ -64,14 +50,14 @@ def session(data_dir: Path, size: tuple[int, int], story: str) -> int:
     window = shots.make(app, backend, settings, size, real=True)
     pages.wait(app, 1500)  # the window manager has placed the window
     name = f"{size[0]}x{size[1]}"
-    for number, question in enumerate(STORIES[story], 1):
+    for number, question in enumerate(QUESTIONS, 1):
         box = window.welcome.input if number == 1 else window.chat.input
         pages.click(app, box.edit)
         shots.type_on_keys(app, window, question, press=pages.click)
         pages.click(app, window.keyboard.enter_key)
         shots.settle(app, lambda: shots.answered(window), ms=60000)
         pages.wait(app, 500)
-        pages.save(pages.screen(app), shots.OUT / f"kiosk-{name}-{story}-{number}.png")
+        pages.save(pages.screen(app), shots.OUT / f"kiosk-{name}-situation-{number}.png")
     window.shutdown()
     return 0
 
@@ -80,18 +66,15 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("data_dir", type=Path)
     parser.add_argument("--size", help="one size, e.g. 1366x768")
-    parser.add_argument("--story", choices=sorted(STORIES), default="situation")
     parser.add_argument("--here", help=argparse.SUPPRESS)  # run on $DISPLAY at this size
     args = parser.parse_args()
     args.pages = None
     if args.here:
-        return session(args.data_dir, pages.parse_size(args.here), args.story)
+        return session(args.data_dir, pages.parse_size(args.here))
     sizes = (pages.parse_size(args.size),) if args.size else shots.SIZES
     failed = 0
     for index, size in enumerate(sizes):
-        failed |= pages.on_own_display(
-            args, size, 80 + index, script=__file__, extra=("--story", args.story)
-        )
+        failed |= pages.on_own_display(args, size, 80 + index, script=__file__)
     return failed
 
 

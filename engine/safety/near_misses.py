@@ -16,9 +16,7 @@ This module recognises three classes, each by its shape, not by one sentence:
   ice lolly or dye*.
 * **Long ago**: a stroke, a knock to the head or a deep cut dated years or months ago, or a
   limb that has not moved well *since* then ("his stroke eight years ago", "in 2019"); a stroke
-  named as what a disability dates from ("since his stroke he uses a wheelchair"); a heart
-  attack or fits named as history in a question about the visit ("I've had a heart attack
-  before, is there a lift?"), never with a sign of the body or anything said to be happening now.
+  named as what a disability dates from ("since his stroke he uses a wheelchair").
 
 The second and third classes never apply when the question also says the sign is new ("suddenly",
 "just now", "this morning", "started", "minutes ago", "an hour ago", "getting worse"): a stroke
@@ -217,79 +215,6 @@ _SETTINGS: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = tuple(
 )
 
 
-# A heart attack or fits the person had, named as history while they ask about the visit ("my
-# husband had a heart attack three years ago, is there parking close to the door?"), or fits as a
-# lasting condition ("my lad gets seizures, is there a quieter spot?"). Only with all five: the
-# event tied to the past or named as a condition (a date, "I've had ... before", "in the past"
-# but not "in the past hour", "recovering from", "a history of", "as a baby", "gets seizures",
-# "has epilepsy"); a practical question asked, right after the event with no other statement
-# between ("... and she can't speak, where is the nurse?" keeps it); nothing said to be
-# happening now or like the event ("this feels the same", "this one", "won't stop", "just",
-# "last night"); no call for help (a nurse, a doctor, someone, an ambulance); and no sign of the
-# body anywhere (``_BODY``, ``_DANGER``). Anything else stays an emergency
-# (tests/engine/test_emergency_near_misses.py sweeps histories x things happening x joiners).
-_PAST_EVENT_SIGN = re.compile(
-    r"\b(?:a |his |her |my |their |your )?(?:heart attacks?|cardiac arrests?|fits|fit"
-    r"|seizures?|epileptic fits?)\b"
-)
-_PAST_MARKER = re.compile(
-    rf"\b(?:{_LONG_AGO}|(?:a while|ages|a long time|some time) (?:ago|back)"
-    r"|in the past(?! (?:\w+ ){0,2}?(?:hour|hours|minute|minutes|day|days|night|nights|week|weeks"
-    r"|fortnight|while|half))"
-    r"|previously|(?:a |his |her |my |their )?history of|recovering from|recovered from"
-    r"|(?:previous|old|earlier|past|last|first) (?:heart attacks?|cardiac arrests?|fits|seizures?)"
-    r"|(?:since|after) (?:his|her|my|their) (?:heart attack|cardiac arrest|last fit|last seizure)"
-    r"|as a (?:baby|child|kid|toddler|teenager|teen)|when (?:he|she|i|they) (?:was|were)"
-    r" (?:younger|little|small|a baby|a child|a kid)"
-    # "I've had a heart attack before": the perfect only ("he had one before, where do we go?"
-    # may mean just now), and "before" ending its clause ("before we got here" is a time)
-    r"|(?:ive|hes|shes|weve|theyve|youve|has|have) had (?:\w+ ){1,4}?before(?= (?:so |and |but )?"
-    r"(?:is|are|can|could|do|does|will|would|where|which|how|any|may|please)\b| *$)"
-    # fits as a lasting condition: "he gets seizures", "she has epilepsy"
-    r"|(?:has|have|gets|get|suffers? (?:from|with)|lives? with) (?:\w+ )?(?:fits|seizures)"
-    r"|epilepsy|epileptic)"
-)
-_PAST_ASKS = re.compile(
-    r"\b(?:is there|are there|is the|are the|is your|are your|can (?:i|we|he|she|they|you|my)"
-    r"|could (?:i|we|he|she|they|you|my)|do you|do i|does (?:he|she|it|the|your)|where|which"
-    r"|how (?:do|can|far|long|much)|what time|will (?:there|i|you|he|she)|may i|please)\b"
-)
-_PAST_NOW = re.compile(
-    r"\b(?:now|same|again|another|this time|this feels|feels|feel like|feeling|like last time"
-    r"|like before|(?:could|might|is|can) (?:this|it) be|is this|think|happening|going on"
-    r"|at the moment|currently|symptoms?|signs?|coming round|come round|wake|waking|still"
-    r" (?:fitting|shaking|having)|this one|that one|one now|wont stop|will not stop|not stopping"
-    r"|cant stop|keeps|kept|on the floor|lasted|lasting|longer than|minutes|hour|yesterday"
-    r"|last night|this week|recently|just had|just|having|is in|going into|gone into|went into"
-    r"|(?:has|have) (?:a|an) (?:\w+ )?(?:fit|seizure|heart attack|cardiac arrest)"
-    # asking for help, not about the visit: "he has fits, where is the nurse?"
-    r"|nurse|nurses|doctor|doctors|help|someone|somebody|anyone|ambulance|999|first aid"
-    r"|urgent|urgently|emergency|quick|quickly|hurry|what do|what should)\b"
-)
-
-
-# After the event is named, only the question may follow: a second statement ("... and she
-# can't speak", "... now he's jerking") may say what is happening in words no rule knows.
-_PAST_JOIN = re.compile(
-    r"\b(?:and|now|but|then|also|plus|while|whilst|suddenly|he|she|they|hes|shes|theyre|im|i am"
-    r"|its|it is)\b"
-)
-
-
-def _past_events(text: str) -> str:
-    """``text`` with a heart attack or fits it names as history rewritten (the rules above the
-    pattern), else ``text`` itself."""
-    sign = _PAST_EVENT_SIGN.search(text)
-    if sign is None or not (_PAST_MARKER.search(text) and _PAST_ASKS.search(text)):
-        return text
-    if _PAST_NOW.search(text) or _NEW.search(text) or _BODY.search(text):
-        return text
-    ask = _PAST_ASKS.search(text, sign.end())
-    if ask is None or _PAST_JOIN.search(_PAST_MARKER.sub(" ", text[sign.end() : ask.start()])):
-        return text  # the question must follow the event, with no other statement between
-    return _PAST_EVENT_SIGN.sub("old illness", text)
-
-
 # Help with the visit itself, never a state of the body: confused by the screen or a form, can't
 # read the screen or the signs, hard of hearing, gone down the corridor or to the car, lost in the
 # building. Applied only when nothing in the question is new or in danger.
@@ -338,10 +263,9 @@ _BODY = re.compile(
 def neutralise(text: str) -> str:
     """``text`` (canonical, as the rules read it) with benign near-misses rewritten to neutral
     words. Unchanged when it holds none, or when it also says someone is in danger now."""
-    history = _past_events(text)
-    if _DANGER.search(history):  # any other danger word: nothing is rewritten
+    if _DANGER.search(text):
         return text
-    text = _apply(_FIGURES, history)
+    text = _apply(_FIGURES, text)
     if not _PERSON.search(text):
         text = _apply(_THING_FIGURES, text)
     if _NEW.search(text):

@@ -10,7 +10,6 @@ import pytest
 from engine.events import Route
 from engine.safety import route_question
 from engine.safety.near_misses import neutralise
-from engine.safety.router import canonical_question
 
 
 @pytest.mark.parametrize(
@@ -39,17 +38,6 @@ from engine.safety.router import canonical_question
         "dad can't lift his right arm since his accident in 2015, is there a ramp at the entrance?",
         "mum had a stroke three years ago, can she bring her carer into the consulting room?",
         "I hit my head on a low beam last summer, do you still have that scan report?",
-        # a heart attack or fits named as history, asking about the visit
-        "my brother had a heart attack in 2016, can he park in one of the wider bays?",
-        "I've had a heart attack before, where do I park?",
-        "auntie is recovering from a cardiac arrest, does the lift take a wheelchair?",
-        "he had fits when he was little, is the waiting room very noisy?",
-        "my partner has a history of seizures, can I sit with him in the waiting area?",
-        "i had a seizure two years back, what time does the blood clinic open?",
-        # fits as a lasting condition, asking about the visit
-        "my nephew gets fits, can he wait somewhere away from the crowd?",
-        "I have epilepsy, what time does the clinic shut on Fridays?",
-        "she suffers from seizures, is there a lift to the first floor?",
     ],
 )
 def test_benign_near_misses_are_not_emergencies(question: str) -> None:
@@ -152,38 +140,42 @@ def test_text_without_a_near_miss_is_unchanged() -> None:
         assert neutralise(text) == text
 
 
+# A heart attack or fits named as history was tried as a near-miss class (docs/evaluation.md,
+# "A heart attack or fits named as history: tried, reverted"): every guard against a statement
+# of what is happening now left a form it missed. These stay emergencies whatever is tried next.
 _HISTORIES = (
     "I've had a heart attack before",
     "he has a history of seizures",
-    "she has epilepsy",
     "my dad had a heart attack years ago",
-    "he gets fits",
+    "he has had fits for years",
     "she's recovering from a heart attack",
     "she had fits as a child",
-    "he's had seizures in the past",
+    "I had a heart attack in 2019",
 )
 _HAPPENING = (
     "she can't speak",
     "he's jerking",
-    "she's stiff and jerking",
     "it's happening again",
-    "this feels the same",
     "he won't wake up",
-    "she's twitching",
-    "he's gone quiet and odd",
-    "he is having one",
     "she looks strange",
+    "jaw aching",
+    "arm tingling",
+    "very confused",
+    "seeing double",
+    "about to pass out",
 )
-_ASKS = (", where is the nurse?", ", can someone help?", ", is there a doctor here?")
+_ASKS = ("is there a lift?", "where is the nurse?", "where do I park?")
 
 
 @pytest.mark.parametrize("history", _HISTORIES)
-def test_a_history_followed_by_anything_happening_is_never_rewritten(history: str) -> None:
-    # A history class rewrite turns the event into "old illness" for the emergency rules; a
-    # second statement after it ("and she can't speak", "now he's jerking", ". she looks
-    # strange") may say what is happening in words no rule knows, so it must keep the event.
+def test_a_history_with_anything_happening_stays_an_emergency(history: str) -> None:
     for happening in _HAPPENING:
-        for joiner in (" and ", ", now ", ". ", ", "):
-            for ask in _ASKS:
-                question = f"{history}{joiner}{happening}{ask}"
-                assert "old illness" not in neutralise(canonical_question(question)), question
+        for ask in _ASKS:
+            for question in (
+                f"{history} and {happening}, {ask}",
+                f"{history}, {happening}, {ask}",
+                f"{happening}, {history}, {ask}",
+                f"{history}, {ask} {happening}",
+                f"{history} {happening} {ask}",
+            ):
+                assert route_question(question).route is Route.EMERGENCY, question
