@@ -76,7 +76,8 @@ def save(pixmap: QPixmap, path: Path) -> None:
     print(path)
 
 
-def session(data_dir: Path, size: tuple[int, int], pages_dir: Path | None) -> int:
+def open_kiosk(data_dir: Path, size: tuple[int, int]) -> tuple[QApplication, KioskWindow]:
+    """The kiosk window on the real engine over ``data_dir``, placed by the window manager."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     style.apply(app)
@@ -84,6 +85,11 @@ def session(data_dir: Path, size: tuple[int, int], pages_dir: Path | None) -> in
     backend = build_backend(settings, audience="public", channel="kiosk")
     window = shots.make(app, backend, settings, size, real=True)
     wait(app, 1500)  # the window manager has placed the window
+    return app, window
+
+
+def session(data_dir: Path, size: tuple[int, int], pages_dir: Path | None) -> int:
+    app, window = open_kiosk(data_dir, size)
     where = window.mapToGlobal(QPoint(0, 0))
     print(f"window at {where.x()},{where.y()} {window.width()}x{window.height()}")
     name = f"{size[0]}x{size[1]}"

@@ -26,13 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
 
 import scripts.kiosk_long_answer_screenshots as pages  # noqa: E402
 import scripts.kiosk_screenshots as shots  # noqa: E402
-from engine.ops.service import build_backend  # noqa: E402
-from engine.ops.settings import KioskSettings, load_settings  # noqa: E402
-from kiosk_app import style  # noqa: E402
 
 QUESTIONS = (
     "my knees are shot these days, have you got a lift up to the first floor?",
@@ -42,13 +38,7 @@ QUESTIONS = (
 
 
 def session(data_dir: Path, size: tuple[int, int]) -> int:
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    style.apply(app)
-    settings = load_settings(None, data_dir).replace(kiosk=KioskSettings(fullscreen=False))
-    backend = build_backend(settings, audience="public", channel="kiosk")
-    window = shots.make(app, backend, settings, size, real=True)
-    pages.wait(app, 1500)  # the window manager has placed the window
+    app, window = pages.open_kiosk(data_dir, size)
     name = f"{size[0]}x{size[1]}"
     for number, question in enumerate(QUESTIONS, 1):
         box = window.welcome.input if number == 1 else window.chat.input
