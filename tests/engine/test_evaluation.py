@@ -296,6 +296,7 @@ def test_bad_conversation_rows_are_refused(
         ("past-event-judging.yaml", 22, 0),
         ("situation-topic-judging.yaml", 16, 0),
         ("lasting-condition-judging.yaml", 12, 0),
+        ("companion-judging.yaml", 18, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -359,6 +360,7 @@ def test_held_out_sets_are_valid_and_apart(
         "past-event-judging.yaml",
         "situation-topic-judging.yaml",
         "lasting-condition-judging.yaml",
+        "companion-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

@@ -47,6 +47,7 @@ EVALUATION_SETS = (
     "past-event-judging.yaml",
     "situation-topic-judging.yaml",
     "lasting-condition-judging.yaml",
+    "companion-judging.yaml",
 )
 
 
