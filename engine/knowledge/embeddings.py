@@ -126,7 +126,11 @@ def prepare_model_dir(spec: ModelSpec, target_root: Path) -> Path:
 class FastEmbedder(Embedder):
     """all-MiniLM-L6-v2 (or another registered model) through fastembed, offline."""
 
-    def __init__(self, model_name: str, cache_dir: Path, *, batch_size: int = 16) -> None:
+    def __init__(
+        self, model_name: str, cache_dir: Path, *, batch_size: int = 16, threads: int | None = None
+    ) -> None:
+        """``threads``: ONNX Runtime's threads for one run (default: fastembed's, one per core).
+        Only the benchmarks set it (``benchmarks/ingest.py --threads``)."""
         self.spec = model_spec(model_name)
         self.model_name = self.spec.name
         self.dimension = self.spec.dimension
@@ -140,7 +144,7 @@ class FastEmbedder(Embedder):
                 self.spec.name,
                 specific_model_path=str(self._model_dir),
                 local_files_only=True,
-                threads=None,
+                threads=threads,
             )
         except Exception as exc:
             log.exception("fastembed failed to load %s", self._model_dir)

@@ -431,3 +431,17 @@ def test_the_kiosk_role_finds_exactly_what_evaluate_measures(corpus: Retriever) 
         assert any(search(kiosk, q, "public").passages for q in questions), "void test"
     finally:
         kiosk_db.dispose()
+
+
+@pytest.mark.slow
+def test_the_embedder_on_one_thread_gives_the_same_vectors(model_cache_dir: Path) -> None:
+    """benchmarks/ingest.py --threads runs the embedder on fewer threads: the figures it prints
+    are only comparable if the vectors are the ones the product stores."""
+    from engine.knowledge.embeddings import FastEmbedder
+
+    default = FastEmbedder("sentence-transformers/all-MiniLM-L6-v2", model_cache_dir)
+    single = FastEmbedder("sentence-transformers/all-MiniLM-L6-v2", model_cache_dir, threads=1)
+    texts = ["Car park\n\nThe car park opens at 7:00.", "Pay at the machine by card."]
+    for a, b in zip(default.embed_passages(texts), single.embed_passages(texts), strict=True):
+        assert max(abs(x - y) for x, y in zip(a, b, strict=True)) < 1e-5
+    assert single._model.model.model.get_session_options().intra_op_num_threads == 1
