@@ -596,6 +596,13 @@ APPOINTMENT_PROCESS: Rule = rule(
     r"\b(?:online|on line|website|the app|an app|by phone|over the phone|by email|by text)\b",
     r"\b(?:referral|referred|refer)\b",
     r"\b(?:where|who) (?:do|should|can) (?:i|we)\b",
+    # "can I get a blood test here?", "could I have a bone density scan at this clinic?": whether
+    # the clinic does it at all (published, or not: never "book it" for a service the documents
+    # do not name). A day or a time makes it a booking ("can I book my smear test here next week").
+    r"^(?!.*\b(?:today|tomorrow|tonight|tmrw|asap|soon|earliest|morning|afternoon|evening|week"
+    r"|weekend|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|wed|thurs"
+    r"|fri|sat|sun|\d+)\b).*\b(?:at (?:the|your|this) (?:clinic|practice|surgery|centre|center)"
+    r"|here)\b",
 )
 
 APPOINTMENT_RULES: Sequence[Rule] = (
@@ -626,7 +633,9 @@ APPOINTMENT_RULES: Sequence[Rule] = (
         r"|wont be able to (?:come|make)|not able to (?:come|make))\b).*\b(?:cancel|reschedule"
         r"|rearrange|postpone|move|change) (?:it|that|this one|them)\b",
         # "can you fit me in today?", "can someone see me today?"
-        r"\b(?:fit|squeeze|get|slot) (?:me|us|him|her|them|my \w+) in\b",
+        # Not letters in another format ("can I get my letters in large print?", "... in braille").
+        r"\b(?:fit|squeeze|get|slot) (?:me|us|him|her|them|my \w+) in\b(?! (?:\w+ )?(?:print"
+        r"|braille|writing|format|version|font|type|easy read|language|english)\b)",
         r"\b(?:can|could|will|would) (?:someone|somebody|anyone|anybody|a doctor|the doctor|a gp"
         r"|a nurse|the nurse) (?:\w+ )?see (?:me|us|him|her|them|my \w+)\b",
         r"\b(?:need|want|like|hoping) to be seen (?:today|tomorrow|this|asap|as soon as)\b",

@@ -297,6 +297,7 @@ def test_bad_conversation_rows_are_refused(
         ("situation-topic-judging.yaml", 16, 0),
         ("lasting-condition-judging.yaml", 12, 0),
         ("companion-judging.yaml", 18, 0),
+        ("service-and-format-judging.yaml", 21, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -361,6 +362,7 @@ def test_held_out_sets_are_valid_and_apart(
         "situation-topic-judging.yaml",
         "lasting-condition-judging.yaml",
         "companion-judging.yaml",
+        "service-and-format-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

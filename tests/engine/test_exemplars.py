@@ -48,6 +48,7 @@ EVALUATION_SETS = (
     "situation-topic-judging.yaml",
     "lasting-condition-judging.yaml",
     "companion-judging.yaml",
+    "service-and-format-judging.yaml",
 )
 
 

@@ -230,6 +230,51 @@ def test_booking_process_question_says_why_it_is_information() -> None:
     assert decision == RoutingDecision(Route.INFORMATION, "information:appointment_process")
 
 
+# Whether the clinic does something at all is not a booking: the booking sentence would tell a
+# patient to book a service the documents never name ("can I get a CT scan at the clinic?").
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I get a CT scan at the clinic?",
+        "could I have a bone density scan at this clinic",
+        "can I get a hearing check up at your practice?",
+        "can I get a flu jab here",
+    ],
+)
+def test_whether_the_clinic_does_a_service_is_information(question: str) -> None:
+    decision = route_question(question)
+    assert decision == RoutingDecision(Route.INFORMATION, "information:appointment_process")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "can I book my smear test here next week",
+        "can you get my son in for his jabs at the clinic this week",
+        "can I have a scan here on Friday please",
+        "can I get a blood test at the clinic tomorrow morning",
+        "could I get an appointment here at 3",
+    ],
+)
+def test_a_day_or_time_keeps_a_service_here_a_booking(question: str) -> None:
+    assert route_question(question).route is Route.APPOINTMENT, route_question(question)
+
+
+def test_letters_in_another_format_are_not_a_booking() -> None:
+    for question in ("could I get my letters in large print", "can I get them in braille?"):
+        assert route_question(question).route is Route.INFORMATION, question
+    # ... while getting a person in stays one
+    for question in ("can you get me in today", "could you get my mum in this afternoon"):
+        assert route_question(question).route is Route.APPOINTMENT, question
+
+
+def test_a_service_here_with_an_emergency_or_clinical_question_keeps_its_stop_route() -> None:
+    decision = route_question("can I get a scan here, my chest is really tight")
+    assert decision.route is Route.EMERGENCY, decision
+    decision = route_question("I'm on warfarin, can I get a flu jab here?")
+    assert decision.route is Route.CLINICAL, decision
+
+
 # ------------------------------------------------------------------ adversarial input
 
 
