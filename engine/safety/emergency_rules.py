@@ -108,6 +108,18 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r" (?:in|on|across|around) (?:my|his|her|their|the|your|our) chest\b",
         r"\bchest (?:is |feels |feel |felt |keeps |went |gone |getting )?(?:really |very |so |too"
         r" |quite )?(?:tight|heavy|sore|painful|hurting|crushed|squeezed|burning)\b",
+        # A chest crushed or squeezed, in the words people use (eighth session): "my chest is
+        # crushing", "a crushing feeling in his chest", "an elephant sitting on my chest".
+        r"\bchest (?:is |are |was |keeps |feels |feel )?(?:being |getting )?(?:really |very |so )?"
+        r"(?:crushing|squeezing|crushed|squeezed|compressed|pressing)\b",
+        r"\b(?:crushing|squeezing|crushed|squeezed) (?:\w+ )?chest\b",
+        r"\b(?:crushing|squeezing|tight|heavy|pressing|gripping|burning) (?:feeling|sensation"
+        r"|pain|weight|pressure|band)s? (?:in|on|across|around|round|behind|over) (?:my|his|her"
+        r"|their|the|your|our) chest\b",
+        r"\b(?:elephant|weight|brick|bricks|ton|tonne|tons|someone|somebody|something|band|vice"
+        r"|vise)\b(?: \w+){0,3}? (?:sitting|sat|standing|stood|pressing|pushing|crushing"
+        r"|squeezing|round|around|tight round|tight around) (?:on |down on |onto )?(?:my|his|her"
+        r"|their|the|your|our) chest\b",
         r"\b(?:heart attack|cardiac arrest|no pulse|heart (?:has |is )?stopped)\b",
         # The breastbone for the chest: "a crushing feeling behind his breastbone" (hsafe4).
         r"\b(?:pain|pains|pressure|tightness|tight|crushing|squeezing|ache|aching|heaviness"

@@ -473,3 +473,41 @@ def test_evaluation_regressions(question: str, route: Route) -> None:
 )
 def test_free_slot_requests_are_appointments(question: str, route: Route) -> None:
     assert route_question(question).route is route
+
+
+# A chest being crushed or squeezed, said the way people say it (eighth session): the rules alone
+# read "my chest feels crushed" but not "my chest is crushing" or "a crushing feeling in his
+# chest"; the exemplar signal caught them, but the rules are the floor when the embedder is down.
+@pytest.mark.parametrize(
+    "question",
+    [
+        "my chest is crushing",
+        "crushing chest, can I get a scan here",
+        "there's a crushing feeling in my chest",
+        "he says a squeezing sensation across his chest won't ease",
+        "my chest is being crushed and I feel sick",
+        "her chest is squeezing, where is the nurse",
+        "my dad's chest is squeezing and he's grey",
+        "its like an elephant has sat down on my chest",
+        "feels like someone is standing on my chest",
+        "like a heavy weight pressing on his chest",
+        "a tight band round my chest since breakfast",
+    ],
+)
+def test_a_chest_crushed_or_squeezed_is_an_emergency_by_the_rules(question: str) -> None:
+    decision = route_question(question)
+    assert decision == RoutingDecision(Route.EMERGENCY, "emergency:chest_pain"), decision
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "can I crush my tablets to swallow them",
+        "I have a crush on someone, is that normal",
+        "my finger got crushed in the car door last month, who do I see",
+        "where is the chest freezer for the vaccines",
+        "can I get it off my chest with someone at reception about my bill",
+    ],
+)
+def test_crushing_without_a_chest_in_trouble_is_not_an_emergency(question: str) -> None:
+    assert route_question(question).route is not Route.EMERGENCY, route_question(question)
