@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,10 +133,14 @@ def page_through(
 
 
 def on_own_display(
-    args: argparse.Namespace, size: tuple[int, int], number: int, script: str = __file__
+    args: argparse.Namespace,
+    size: tuple[int, int],
+    number: int,
+    script: str = __file__,
+    extra: Sequence[str] = (),
 ) -> int:
     """Xvfb at exactly ``size`` with matchbox managing it, and ``script`` (this one unless
-    another screenshot script says) run on it with ``--here``."""
+    another screenshot script says) run on it with ``--here`` (and ``extra`` arguments)."""
     display = f":{number}"
     xvfb = subprocess.Popen(
         ["Xvfb", display, "-screen", "0", f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"]
@@ -149,6 +154,7 @@ def on_own_display(
     command = [sys.executable, script, str(args.data_dir), "--here", f"{size[0]}x{size[1]}"]
     if args.pages is not None:
         command += ["--pages", str(args.pages)]
+    command += list(extra)
     try:
         return subprocess.run(command, env=env, check=False).returncode
     finally:

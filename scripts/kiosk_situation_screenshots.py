@@ -1,11 +1,15 @@
-"""A patient who says their situation, then asks what to do with their medicine, on the real
-engine: one kiosk session per size, every tap a real pointer click through the X server.
+"""Patients who say their situation, or ask whether someone may come with them or whether the
+clinic does something, on the real engine: one kiosk session per size and story, every tap a
+real pointer click through the X server.
 
     .venv/bin/python scripts/kiosk_situation_screenshots.py DATA_DIR [--size 1366x768]
+        [--story situation|visit]
 
 DATA_DIR is a data folder with the sample knowledge ingested (extractive answers). At each of the
 five sizes (its own Xvfb with matchbox-window-manager, as scripts/kiosk_long_answer_screenshots.py
-does) the patient types on the on-screen keys, in one session:
+does) the patient types on the on-screen keys, in one session.
+
+``situation`` (the default):
 
 1. "my knees are shot these days, have you got a lift up to the first floor?" (a situation, then
    what is asked: answered with the lift sentence),
@@ -13,7 +17,15 @@ does) the patient types on the on-screen keys, in one session:
 3. "should I stop it before my colonoscopy?" (a follow-up about the warfarin: the clinical
    referral, never a quote).
 
-The screen after each answer is docs/screenshots/kiosk-<W>x<H>-situation-<n>.png. Needs
+``visit`` (eighth session):
+
+1. "can my mum come in with me to the scan" (answered with the sentence about bringing one adult;
+   it was the booking sentence, then the leaflet's first sentence),
+2. "can I get a CT scan here?" (the documents never name one: "I don't know", never the booking
+   sentence),
+3. "can I get an ultrasound at your clinic?" (a service the documents name: answered).
+
+The screen after each answer is docs/screenshots/kiosk-<W>x<H>-<story>-<n>.png. Needs
 ``apt-get install xvfb matchbox-window-manager xdotool``.
 """
 
@@ -30,24 +42,31 @@ sys.path.insert(0, str(ROOT))
 import scripts.kiosk_long_answer_screenshots as pages  # noqa: E402
 import scripts.kiosk_screenshots as shots  # noqa: E402
 
-QUESTIONS = (
-    "my knees are shot these days, have you got a lift up to the first floor?",
-    "I'm on warfarin, where do I park?",
-    "should I stop it before my colonoscopy?",
-)
+STORIES = {
+    "situation": (
+        "my knees are shot these days, have you got a lift up to the first floor?",
+        "I'm on warfarin, where do I park?",
+        "should I stop it before my colonoscopy?",
+    ),
+    "visit": (
+        "can my mum come in with me to the scan",
+        "can I get a CT scan here?",
+        "can I get an ultrasound at your clinic?",
+    ),
+}
 
 
-def session(data_dir: Path, size: tuple[int, int]) -> int:
+def session(data_dir: Path, size: tuple[int, int], story: str) -> int:
     app, window = pages.open_kiosk(data_dir, size)
     name = f"{size[0]}x{size[1]}"
-    for number, question in enumerate(QUESTIONS, 1):
+    for number, question in enumerate(STORIES[story], 1):
         box = window.welcome.input if number == 1 else window.chat.input
         pages.click(app, box.edit)
         shots.type_on_keys(app, window, question, press=pages.click)
         pages.click(app, window.keyboard.enter_key)
         shots.settle(app, lambda: shots.answered(window), ms=60000)
         pages.wait(app, 500)
-        pages.save(pages.screen(app), shots.OUT / f"kiosk-{name}-situation-{number}.png")
+        pages.save(pages.screen(app), shots.OUT / f"kiosk-{name}-{story}-{number}.png")
     window.shutdown()
     return 0
 
@@ -56,15 +75,18 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("data_dir", type=Path)
     parser.add_argument("--size", help="one size, e.g. 1366x768")
+    parser.add_argument("--story", choices=sorted(STORIES), default="situation")
     parser.add_argument("--here", help=argparse.SUPPRESS)  # run on $DISPLAY at this size
     args = parser.parse_args()
     args.pages = None
     if args.here:
-        return session(args.data_dir, pages.parse_size(args.here))
+        return session(args.data_dir, pages.parse_size(args.here), args.story)
     sizes = (pages.parse_size(args.size),) if args.size else shots.SIZES
     failed = 0
     for index, size in enumerate(sizes):
-        failed |= pages.on_own_display(args, size, 80 + index, script=__file__)
+        failed |= pages.on_own_display(
+            args, size, 80 + index, script=__file__, extra=("--story", args.story)
+        )
     return failed
 
 

@@ -716,6 +716,7 @@ def _quotes_for(
             if word not in _STOP and not _NUMBERISH.match(word):
                 required_hits.append(_hits(_repair(_stem(word), vocabulary), vocabulary))
     evidence = kind if kind in _EVIDENCE else None
+    about_documents = _NAMES_A_DOCUMENT.search(question) is not None
     quotes: list[Quote] = []
     for index, units in enumerate(split):
         leads = {item: a.unit for a in units for item in a.unit.items}
@@ -723,6 +724,8 @@ def _quotes_for(
             unit = analysed.unit
             if evidence is not None and not _holds_evidence(evidence, unit.text):
                 continue
+            if not about_documents and _ABOUT_ITSELF.match(unit.text):
+                continue  # "This leaflet explains how to prepare for ...": it answers nothing
             if total:
                 text_cover = sum(w for t, w in terms.items() if hits[t] & analysed.text) / total
                 own_cover = sum(w for t, w in terms.items() if hits[t] & analysed.near) / total
@@ -747,6 +750,23 @@ def _quotes_for(
 
 
 _WHOLE_SENTENCE = re.compile(r"[.!?][\"'\u201d)]*$")
+
+# A document's sentence about itself ("This leaflet explains how to prepare for blood tests,
+# colonoscopy, ultrasound scans and MRI scans", "This page explains our private fees, how to use
+# health insurance, how to pay, ..."): it lists the document's topics, so it carries many of a
+# question's words, but it answers none of them. It is never quoted, unless the question itself
+# asks about a leaflet, a page or a document; the passage that holds it is still kept and shown.
+_DOCUMENT_WORDS = (
+    r"(?:page|pages|guide|leaflet|leaflets|document|documents|booklet|factsheet|fact sheet|sheet"
+    r"|handout|section|notice|website)"
+)
+_ABOUT_ITSELF = re.compile(
+    rf"^(?:this|these|the following) {_DOCUMENT_WORDS} (?:\w+ ){{0,2}}?(?:explains?|describes?"
+    r"|covers?|tells? you|sets? out|lists?|is about|are about|gives?|contains?|summari[sz]es?"
+    r"|is for|are for)\b",
+    re.IGNORECASE,
+)
+_NAMES_A_DOCUMENT = re.compile(rf"\b{_DOCUMENT_WORDS}\b", re.IGNORECASE)
 
 
 def _shown_with_its_lead_in(unit: Unit, leads: Mapping[str, Unit]) -> Unit:

@@ -298,6 +298,7 @@ def test_bad_conversation_rows_are_refused(
         ("lasting-condition-judging.yaml", 12, 0),
         ("companion-judging.yaml", 18, 0),
         ("service-and-format-judging.yaml", 21, 0),
+        ("document-intro-judging.yaml", 10, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -363,6 +364,7 @@ def test_held_out_sets_are_valid_and_apart(
         "lasting-condition-judging.yaml",
         "companion-judging.yaml",
         "service-and-format-judging.yaml",
+        "document-intro-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

@@ -49,6 +49,7 @@ EVALUATION_SETS = (
     "lasting-condition-judging.yaml",
     "companion-judging.yaml",
     "service-and-format-judging.yaml",
+    "document-intro-judging.yaml",
 )
 
 

@@ -161,6 +161,30 @@ def test_a_service_not_offered_and_a_rule_never_mentioned_are_refused() -> None:
     assert quotes_for("Do you have free wifi?", SERVICES, PARKING) == []
 
 
+LEAFLET = (
+    "Preparing for your test",
+    "This leaflet explains how to prepare for blood tests, colonoscopy, ultrasound scans and MRI "
+    "scans at the clinic. Good preparation means your test can go ahead on the day.",
+)
+
+
+def test_a_document_describing_itself_is_never_quoted_as_the_answer() -> None:
+    """The leaflet's first sentence lists its topics, so it carries the question's words, but it
+    answers nothing: "can my mum come in with me to the scan" quoted it (eighth session)."""
+    weights = {"mum": 2.0, "come": 1.5, "blood": 2.0, "test": 1.3, "colonoscopi": 3.0, "scan": 2.0}
+
+    def quoted(question: str, *passages: tuple[str, str]) -> list[str]:
+        return [q.text for q in choose(find_quotes(question, list(passages), weights))]
+
+    question = "can my mum come to my blood tests, colonoscopy and scans?"
+    assert quoted(question, LEAFLET) == []
+    for opening in ("This page explains", "This guide covers", "The following leaflet sets out"):
+        text = LEAFLET[1].replace("This leaflet explains", opening)
+        assert quoted(question, (LEAFLET[0], text)) == [], opening
+    # ... unless the question asks what the leaflet is about
+    assert quoted("which tests does the leaflet on blood tests and colonoscopy cover?", LEAFLET)
+
+
 def test_the_fasting_answer_is_the_sentence_with_the_duration() -> None:
     quotes = quotes_for("How long do I need to fast before a blood test?", FASTING)
     assert quotes == [
