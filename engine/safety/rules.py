@@ -649,6 +649,14 @@ APPOINTMENT_RULES: Sequence[Rule] = (
         r"|get an appointment with|get in with) (?:a |an |the |my |dr |doctor )?(?:\w+ )?"
         + CLINICIAN
         + r"\b",
+        # "could I get in to see a doctor today?", "can my son pop in and see the nurse?" (eighth
+        # session); not whether one has to ("do I need to come in to see the doctor after it?").
+        r"^(?!.*\b(?:do|does|will|would|should) (?:i|we|he|she|they|you|my \w+) (?:need|have)"
+        r" to\b).*\b(?:can|could|may|want to|need to|like to|wanna|hoping to|possible to|able to"
+        r"|chance to|try to)\b(?: \w+){0,2}? (?:get|come|pop|drop|call|nip) (?:in |round |over"
+        r" |down )?(?:to|and) see (?:a |an |the |my |our |his |her |dr |doctor )?(?:\w+ )?"
+        + CLINICIAN
+        + r"\b",
     ),
     rule(
         "my_appointment",

@@ -260,6 +260,28 @@ def test_a_day_or_time_keeps_a_service_here_a_booking(question: str) -> None:
     assert route_question(question).route is Route.APPOINTMENT, route_question(question)
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "could I get in to see a doctor later today",
+        "can I pop in to see a GP this afternoon",
+        "is it possible to get to see a nurse this week",
+        "can my son come in and see the doctor tomorrow",
+        "when can I get in to see the physio",
+    ],
+)
+def test_asking_to_come_in_and_see_a_clinician_is_a_booking(question: str) -> None:
+    assert route_question(question).reason == "appointment:see_clinician", route_question(question)
+
+
+def test_whether_one_has_to_come_in_and_see_a_clinician_is_not_a_booking() -> None:
+    for question in (
+        "do I need to come in to see the doctor after my blood test?",
+        "will I get to see a doctor at my MRI?",
+    ):
+        assert route_question(question).route is Route.INFORMATION, question
+
+
 def test_letters_in_another_format_are_not_a_booking() -> None:
     for question in ("could I get my letters in large print", "can I get them in braille?"):
         assert route_question(question).route is Route.INFORMATION, question
