@@ -116,10 +116,13 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:crushing|squeezing|tight|heavy|pressing|gripping|burning) (?:feeling|sensation"
         r"|pain|weight|pressure|band)s? (?:in|on|across|around|round|behind|over) (?:my|his|her"
         r"|their|the|your|our) chest\b",
-        r"\b(?:elephant|weight|brick|bricks|ton|tonne|tons|someone|somebody|something|band|vice"
-        r"|vise)\b(?: \w+){0,3}? (?:sitting|sat|standing|stood|pressing|pushing|crushing"
-        r"|squeezing|round|around|tight round|tight around) (?:on |down on |onto )?(?:my|his|her"
-        r"|their|the|your|our) chest\b",
+        r"\b(?:elephant|weight|brick|bricks|ton|tonne|tons|someone|somebody|something)\b"
+        r"(?: \w+){0,3}? (?:sitting|sat|standing|stood|pressing|pushing|crushing|squeezing)"
+        r" (?:on |down on |onto )?(?:my|his|her|their|the|your|our) chest\b",
+        # "a tight band round my chest", "like a vice around his chest" (not "someone put the
+        # strap round my chest" for a heart tracing).
+        r"\b(?:band|vice|vise)\b(?: \w+){0,2}? (?:round|around|across) (?:my|his|her|their"
+        r"|the|your|our) chest\b",
         r"\b(?:heart attack|cardiac arrest|no pulse|heart (?:has |is )?stopped)\b",
         # The breastbone for the chest: "a crushing feeling behind his breastbone" (hsafe4).
         r"\b(?:pain|pains|pressure|tightness|tight|crushing|squeezing|ache|aching|heaviness"

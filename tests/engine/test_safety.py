@@ -529,6 +529,8 @@ def test_a_chest_crushed_or_squeezed_is_an_emergency_by_the_rules(question: str)
         "my finger got crushed in the car door last month, who do I see",
         "where is the chest freezer for the vaccines",
         "can I get it off my chest with someone at reception about my bill",
+        "will someone put the strap round my chest for the heart tracing",
+        "is there something to sit on near the chest x-ray room",
     ],
 )
 def test_crushing_without_a_chest_in_trouble_is_not_an_emergency(question: str) -> None:
