@@ -473,6 +473,24 @@ def find_quotes(
         return []
 
 
+# A document's sentence about itself ("This leaflet explains how to prepare for blood tests,
+# colonoscopy, ultrasound scans and MRI scans", "This page explains our private fees, how to use
+# health insurance, how to pay, ..."): it lists the document's topics, so it carries many of a
+# question's words, but it answers none of them. It is never quoted, unless the question itself
+# asks about a leaflet, a page or a document; the passage that holds it is still kept and shown.
+_DOCUMENT_WORDS = (
+    r"(?:page|pages|guide|leaflet|leaflets|document|documents|booklet|factsheet|fact sheet|sheet"
+    r"|handout|section|notice|website)"
+)
+_ABOUT_ITSELF = re.compile(
+    rf"^(?:this|these|the following) {_DOCUMENT_WORDS} (?:\w+ ){{0,2}}?(?:explains?|describes?"
+    r"|covers?|tells? you|sets? out|lists?|is about|are about|gives?|contains?|summari[sz]es?"
+    r"|is for|are for)\b",
+    re.IGNORECASE,
+)
+_NAMES_A_DOCUMENT = re.compile(rf"\b{_DOCUMENT_WORDS}\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class _Analysed:
     """A unit with the stems of its words, of its ``near`` words, and of its whole context."""
@@ -482,6 +500,7 @@ class _Analysed:
     near: frozenset[str]  # text | near
     context: frozenset[str]  # text | near | context
     item: frozenset[str]  # near | the next sentence of its list item (one item names one thing)
+    about_itself: bool  # "This leaflet explains ...": never a quote (``_ABOUT_ITSELF``)
 
 
 @lru_cache(maxsize=1024)
@@ -492,7 +511,16 @@ def _analyse(headings: str, text: str) -> tuple[_Analysed, ...]:
         own = frozenset(stems(unit.text))
         near = own | stems(unit.near)
         context = near | stems(unit.context)
-        analysed.append(_Analysed(unit, own, near, context, near | stems(unit.follow)))
+        analysed.append(
+            _Analysed(
+                unit,
+                own,
+                near,
+                context,
+                near | stems(unit.follow),
+                _ABOUT_ITSELF.match(unit.text) is not None,
+            )
+        )
     return tuple(analysed)
 
 
@@ -724,7 +752,7 @@ def _quotes_for(
             unit = analysed.unit
             if evidence is not None and not _holds_evidence(evidence, unit.text):
                 continue
-            if not about_documents and _ABOUT_ITSELF.match(unit.text):
+            if analysed.about_itself and not about_documents:
                 continue  # "This leaflet explains how to prepare for ...": it answers nothing
             if total:
                 text_cover = sum(w for t, w in terms.items() if hits[t] & analysed.text) / total
@@ -750,23 +778,6 @@ def _quotes_for(
 
 
 _WHOLE_SENTENCE = re.compile(r"[.!?][\"'\u201d)]*$")
-
-# A document's sentence about itself ("This leaflet explains how to prepare for blood tests,
-# colonoscopy, ultrasound scans and MRI scans", "This page explains our private fees, how to use
-# health insurance, how to pay, ..."): it lists the document's topics, so it carries many of a
-# question's words, but it answers none of them. It is never quoted, unless the question itself
-# asks about a leaflet, a page or a document; the passage that holds it is still kept and shown.
-_DOCUMENT_WORDS = (
-    r"(?:page|pages|guide|leaflet|leaflets|document|documents|booklet|factsheet|fact sheet|sheet"
-    r"|handout|section|notice|website)"
-)
-_ABOUT_ITSELF = re.compile(
-    rf"^(?:this|these|the following) {_DOCUMENT_WORDS} (?:\w+ ){{0,2}}?(?:explains?|describes?"
-    r"|covers?|tells? you|sets? out|lists?|is about|are about|gives?|contains?|summari[sz]es?"
-    r"|is for|are for)\b",
-    re.IGNORECASE,
-)
-_NAMES_A_DOCUMENT = re.compile(rf"\b{_DOCUMENT_WORDS}\b", re.IGNORECASE)
 
 
 def _shown_with_its_lead_in(unit: Unit, leads: Mapping[str, Unit]) -> Unit:

@@ -106,12 +106,12 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|crushing|squeezing|discomfort|heaviness)\b",
         r"\b(?:pain|pains|pressure|tightness|crushing|squeezing|ache|aching|discomfort|heaviness)"
         r" (?:in|on|across|around) (?:my|his|her|their|the|your|our) chest\b",
-        r"\bchest (?:is |feels |feel |felt |keeps |went |gone |getting )?(?:really |very |so |too"
-        r" |quite )?(?:tight|heavy|sore|painful|hurting|crushed|squeezed|burning)\b",
-        # A chest crushed or squeezed, in the words people use (eighth session): "my chest is
-        # crushing", "a crushing feeling in his chest", "an elephant sitting on my chest".
-        r"\bchest (?:is |are |was |keeps |feels |feel )?(?:being |getting )?(?:really |very |so )?"
-        r"(?:crushing|squeezing|crushed|squeezed|compressed|pressing)\b",
+        # ... and a chest crushed or squeezed, in the words people use (eighth session): "my chest
+        # is crushing", "his chest is being squeezed", "a crushing feeling in his chest", "an
+        # elephant sitting on my chest".
+        r"\bchest (?:is |are |was |feels |feel |felt |keeps |went |gone |getting )?(?:being "
+        r"|getting )?(?:really |very |so |too |quite )?(?:tight|heavy|sore|painful|hurting|crushed"
+        r"|squeezed|burning|crushing|squeezing|compressed|pressing)\b",
         r"\b(?:crushing|squeezing|crushed|squeezed) (?:\w+ )?chest\b",
         r"\b(?:crushing|squeezing|tight|heavy|pressing|gripping|burning) (?:feeling|sensation"
         r"|pain|weight|pressure|band)s? (?:in|on|across|around|round|behind|over) (?:my|his|her"

@@ -598,7 +598,8 @@ APPOINTMENT_PROCESS: Rule = rule(
     r"\b(?:where|who) (?:do|should|can) (?:i|we)\b",
     # "can I get a blood test here?", "could I have a bone density scan at this clinic?": whether
     # the clinic does it at all (published, or not: never "book it" for a service the documents
-    # do not name). A day or a time makes it a booking ("can I book my smear test here next week").
+    # do not name). A day or a time makes it a booking ("can I book my smear test here next week";
+    # not DAYS, whose "this", "on" and "before" are in "at this clinic" and "before my scan").
     r"^(?!.*\b(?:today|tomorrow|tonight|tmrw|asap|soon|earliest|morning|afternoon|evening|week"
     r"|weekend|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|wed|thurs"
     r"|fri|sat|sun|\d+)\b).*\b(?:at (?:the|your|this) (?:clinic|practice|surgery|centre|center)"
