@@ -29,9 +29,11 @@ After an emergency or clinical question (the caller says which: this module neve
 question that points back at a person or the thing said ("he", "her", "it", "that") with at most
 ``MAX_TOPIC_WORDS_AFTER_STOP`` topic words of its own is a follow-up too: "do I move her or
 leave her where she is?", "she's still talking to me tho", "pressing on it isn't working, then
-what?". Someone who has just described an emergency and goes on about "her" is still talking
-about the emergency; a question that names its own subject without pointing back ("where do I pay
-for parking?") still stands alone.
+what?". Right after the emergency text, so is one that names only what first aid is done with
+("ice or running water?", "compressions or rescue breaths first?"). Someone who has just
+described an emergency and goes on about "her" is still talking about the emergency; a question
+that names its own subject without pointing back ("where do I pay for parking?") still stands
+alone.
 
 A leading interjection ("oh wait, cancel that", "actually, ...") is not a topic.
 
@@ -159,6 +161,29 @@ _ANOTHER_ONE = re.compile(r"\b(?:another|the other|a different|a second|the same
 # Pointing back at the person or the thing an emergency or clinical question was about.
 _PERSONAL_POINTER_TEXT = "he she him her his hers it that this hes shes its thats"
 _PERSONAL_POINTERS = frozenset(_PERSONAL_POINTER_TEXT.split())
+# What first aid is done with or to (ninth session): right after an answer that was the emergency
+# text, a question whose every topic word is one of these ("ice or running water?",
+# "compressions or rescue breaths first?", "pillow under the head or not?") is about what was
+# just said, even without pointing back; unless it asks where, when or whether the clinic has
+# something ("is there a lift?", "where can I get a drink?": a question of its own).
+_FIRST_AID_TEXT = """
+    ice cold cool cooling warm tap running water milk cream creams butter gel vaseline plaster
+    bandage bandages dressing towel tea cloth clingfilm cling film blanket coat pillow cushion
+    pressure press pressing compressions compression pumps pumping breaths breath rescue cpr
+    recovery position side back front head chest neck mouth tongue throat fingers spoon
+    upright flat sit sitting lie lying hold still move moving roll turn tilt raise lift
+    sick vomit wash rinse spit swallow squeeze
+    aspirin paracetamol calpol ibuprofen nurofen antihistamine piriton inhaler epipen pen
+    adrenaline sugar sweets juice glucose drink
+    first aid
+"""
+_FIRST_AID = frozenset(_FIRST_AID_TEXT.split())
+MAX_FIRST_AID_WORDS = 4
+_ASKS_THE_CLINIC = re.compile(
+    r"\b(?:where|wheres|when|whens|what time|is there|are there|isnt there|theres|do you|does"
+    r" the|have you|has the|how much|which|can i get|could i get|can i have|could i have|may i"
+    r"|is it possible)\b"
+)
 _IT_DEPARTMENT = re.compile(r"\bIT\b")
 # Words of time that name no subject of their own ("my last injection", "by tomorrow").
 _TIME_TEXT = (
@@ -259,16 +284,24 @@ def refers_back(question: str, previous: str | None = None) -> bool:
     return bool(_WEAK_CONNECTIVE.match(text)) or _points_back(text)
 
 
-def refers_back_after_stop(question: str) -> bool:
+def refers_back_after_stop(question: str, after_emergency: bool = False) -> bool:
     """True when ``question`` points back at a person or the thing said ("he", "her", "it",
     "that"; not a dummy "it") and names at most ``MAX_TOPIC_WORDS_AFTER_STOP`` topic words of
     its own, words of time aside: the looser test for what follows an emergency or clinical
-    question."""
+    question. ``after_emergency`` (the answer before was the emergency text): a question that
+    names only what first aid is done with counts too ("ice or running water?")."""
     text = _asked(question)
+    topics = [t for t in topic_words(text) if t not in _TIME_WORDS]
+    if (
+        after_emergency
+        and 0 < len(topics) <= MAX_FIRST_AID_WORDS
+        and all(t in _FIRST_AID for t in topics)
+        and not _ASKS_THE_CLINIC.search(text)
+    ):
+        return True  # "ice or running water?": first aid for what was just said
     words = _DUMMY.sub(" ", text).split()
     if not any(w in _PERSONAL_POINTERS for w in words):
         return False
-    topics = [t for t in topic_words(text) if t not in _TIME_WORDS]
     return len(topics) <= MAX_TOPIC_WORDS_AFTER_STOP
 
 
@@ -287,7 +320,7 @@ def joined_query(
     previous = standalone_query(recent[-1].question, recent[:-1], stop)
     if refers_back(question, previous) or (
         stop is not None
-        and refers_back_after_stop(question)
+        and refers_back_after_stop(question, recent[-1].route is Route.EMERGENCY)
         and (recent[-1].route is Route.EMERGENCY or stop(previous))
     ):
         # A line break between them: the same words for the rules, the embedding and the search,

@@ -99,6 +99,61 @@ _HARD_TO_ROUSE = (
     r"(?! (?:in the mornings?|in the morning|every|most|on \w+ mornings?|for school|for work"
     r"|at weekends))"
 )
+# A baby under three months (ninth session): "my 4 week old", "she's only 6 weeks old", "baby is
+# 10 weeks", "our newborn", "11 days old", "my 2 month old". Never "10 weeks pregnant".
+_NUMBER_UP_TO_12 = (
+    r"(?:[1-9]|1[0-2]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+)
+_YOUNG_BABY = (
+    rf"(?:\b{_NUMBER_UP_TO_12} (?:week|weeks|wk|wks) old\b|\bnewborn\b"
+    r"|\b(?:[1-9]|[1-8]\d|one|two|three|four|five|six|seven|eight|nine|ten) days? old\b"
+    r"|\b(?:1|2|one|two) months? old\b"
+    rf"|\b{CHILD} (?:is|s) (?:only |just |not even )?{_NUMBER_UP_TO_12} (?:weeks|wks)\b"
+    rf"|\b{CHILD} (?:is|s) (?:only |just |not even )?(?:[1-9]|[1-8]\d) days\b"
+    rf"|\b{CHILD} (?:is|s) (?:only |just |not even )?(?:1|2|one|two) months?\b)"
+)
+# A fever now: a fever word, a temperature the person has or that reads 38 or more, or a baby who
+# feels hot. Not "take her temperature", "38 weeks", "hot water".
+_FEVERISH = (
+    r"(?:\b(?:fever|fevers|feverish|febrile|burning up)\b|\bhigh temp(?:erature)?\b"
+    r"|\b(?:has|had|got|running|run|with|have) (?:got )?(?:a |an )?(?:high |slight |bit of a )?"
+    r"temp(?:erature)?\b(?! (?:check|checks|strip|strips|taken))"
+    r"|\b(?:3[89]|4[01])(?: [0-9])?\b(?! (?:weeks?|wks?|days?|years?|months?|hours?|minutes?"
+    r"|mins?|pounds?|kg|ml|percent))"
+    r"|\b(?:feels?|felt|feeling|is|s) (?:really |very |so |quite |a bit |too |all )?(?:hot|boiling"
+    r"|roasting|clammy and hot)\b(?! (?:water|bath|drink|drinks|tea|weather|day|room|car|milk))"
+    r"|\b(?:temp|temperature) (?:of|is|was|reads|reading|at|has gone up to|went up to|up to)"
+    r" (?:about |over |above |nearly )?(?:3[89]|4[01])\b)"
+)
+# ... said as something that may happen later ("will she get a fever after her jabs?").
+_FEVER_TO_COME = (
+    r"\b(?:will|would|might|could|may|can|does|do|usually|normal for|expect|in case)"
+    r" (?:\w+ ){0,3}?(?:get|have|run|develop|cause|causes|give|gives|getting|having)"
+    r" (?:\w+ ){0,2}?(?:fever|temperature|temp)\b"
+)
+# Numbness of the saddle, or a bladder or bowel lost with back pain (ninth session): signs of a
+# squashed nerve root bundle at the bottom of the spine, sent to A&E the same hour.
+_SADDLE = (
+    r"(?:down below|between (?:my|his|her|their|the) legs|(?:my|his|her|their|the) (?:\w+ )?"
+    r"(?:groin|bum|bottom|buttocks|backside|genitals|private parts|privates|saddle area"
+    r"|inner thighs|back passage)|when (?:i|he|she|they) (?:wipe|wipes|go to the toilet)"
+    r"|saddle)"
+)
+_NUMB = (
+    r"(?:numb|numbness|no feeling|lost (?:the |all )?feeling|(?:cant|cannot|can not|couldnt)"
+    r" feel (?:anything|a thing|it)?|pins and needles|dead)"
+)
+_NOT_SITTING = r"(?!.{0,40}\b(?:sitting|sat|chairs?|seats?|bench|benches|cycling|bike)\b)"
+_BACK = (
+    r"(?:(?:my|his|her|their|bad|lower|sore|the) back|backache|back pain|sciatica|slipped disc"
+    r"|spine|spinal)"
+)
+_CONTINENCE = (
+    r"(?:(?:cant|cannot|can not|unable to|not able to|couldnt|struggling to) (?:pee|wee|urinate"
+    r"|pass urine|pass water|empty my bladder)|wet (?:myself|himself|herself|themselves)"
+    r"|(?:lost|losing|no) control (?:of|over) (?:my|his|her|their) (?:bladder|bowels?|wee|pee"
+    r"|poo)|(?:peed|weed|pooed|soiled) (?:myself|himself|herself|themselves))"
+)
 EMERGENCY_RULES: Sequence[Rule] = (
     rule(
         "chest_pain",
@@ -245,6 +300,10 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"(?:arms?|legs?|hands?)\b",
         r"\bsudden (?:weakness|numbness|confusion|blindness|loss of vision|vision loss|severe "
         r"headache|headache)\b|\bworst headache\b|\b(?:face|arm|leg) weakness\b",
+        # A headache that comes on at once (ninth session): "sudden stabbing pain at the back of
+        # my head", "a thunderclap headache".
+        r"\bthunderclap\b|\bsudden (?:\w+ ){0,2}?(?:pain|ache|agony) (?:in|at|at the back of"
+        r"|round|across|behind|through) (?:my|his|her|their|the) (?:head|skull)\b",
         # Face signs in everyday words: "her mouth has gone all twisted", "his face looks crooked".
         r"\b(?:face|mouth|smile|lip|lips) (?:\w+ ){0,3}?(?:twisted|crooked|wonky|lopsided|droops"
         r"|drooping|droopy|drooped|sagged|sagging|slipped|pulled to one side|gone funny|gone odd"
@@ -296,6 +355,12 @@ EMERGENCY_RULES: Sequence[Rule] = (
         # "the towel is soaked through with blood", "dripping red".
         r"\b(?:soaked|soaking|drenched|dripping|pooling) (?:\w+ ){0,2}?(?:in |with |through )?"
         r"(?:blood|red)\b(?! (?:spots|rash|marks|patches|eyes|wine|paint|dye))",
+        # Blood through what is pressed on it (ninth session): "it's soaking through every
+        # towel", "coming through the bandage and two tea towels" (not a period's pads).
+        r"\b(?:soaked|soaking|soaks|bled|bleeding|bleeds|coming|come|comes|seeping|seeped|pouring)"
+        r" (?:right |straight |all the way )?through (?:\w+ ){0,3}?(?:towels?|tea towels?"
+        r"|bandages?|dressings?|plasters?|gauze|kitchen roll|cloths?|tissues?|flannels?|t shirt"
+        r"|shirt|jumper)\b",
     ),
     rule(
         "anaphylaxis",
@@ -377,7 +442,10 @@ EMERGENCY_RULES: Sequence[Rule] = (
         # "he eat many tablet", "she swallowed a lot of pills": a quantity eaten or swallowed.
         r"\b(?:eat|ate|eaten|took|taken|swallow|swallowed|drank|drunk)\b (?:\w+ ){0,2}?(?:many"
         r"|lot of|lots of|a lot of|a load of|loads of|all the|all of the|whole|handful of"
-        r"|handfuls of) (?:\w+ )?(?:tablet|tablets|pill|pills|medicine|medicines|capsules)\b",
+        r"|handfuls of) (?:\w+ ){0,2}?(?:tablet|tablets|pill|pills|medicine|medicines|capsules"
+        # ... or a painkiller or sleeping pill by name (ninth session)
+        r"|paracetamol|ibuprofen|aspirin|co codamol|cocodamol|codeine|naproxen|tramadol|morphine"
+        r"|painkillers|antidepressants|diazepam|sleeping pills|sleeping tablets|insulin)\b",
         # A child who ate someone's medicines: "my toddler ate a load of my iron tablets".
         rf"\b{CHILD}\b.{{0,60}}\b(?:ate|eaten|eating|swallowed|swallowing|drank|drunk|chewed"
         r"|got into|getting into|found|has had|had some|munched) (?:\w+ ){0,7}?(?:tablets|pills"
@@ -481,6 +549,16 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|remain|remains) (?:\w+ )?(?:when|if|after) (?:i |you |we )?(?:press|push)",
         r"\bmeningitis\b(?! (?:b |c )?(?:vaccine|vaccines|vaccination|jab|jabs|injection))",
         rf"\bsepsis\b(?! {SERVICE}\b)",
+        # A baby under three months with a fever (ninth session), either order.
+        rf"^(?!.*{_FEVER_TO_COME}).*?(?:{_YOUNG_BABY}.{{0,80}}{_FEVERISH}"
+        rf"|{_FEVERISH}.{{0,80}}{_YOUNG_BABY})",
+    ),
+    rule(
+        "spine",
+        rf"\b{_NUMB}\b(?: \w+){{0,4}}? (?:in |around |on |at )?{_SADDLE}\b{_NOT_SITTING}",
+        rf"\b{_SADDLE}\b(?: \w+){{0,4}}? (?:(?:is|are|has|have|feels?|felt|gone|went|going"
+        rf"|all|completely|totally) )*{_NUMB}\b{_NOT_SITTING}",
+        rf"\b{_BACK}\b.{{0,80}}\b{_CONTINENCE}\b|\b{_CONTINENCE}\b.{{0,80}}\b{_BACK}\b",
     ),
     rule(
         # Signs of danger in everyday words that no other rule names: colour, agony, smoke or a

@@ -60,7 +60,8 @@ MEDS = alt(
     "sleeping tablets,painkiller,painkillers,pain killers,calpol,nurofen,gaviscon,sumatriptan,"
     "melatonin,viagra,sildenafil,tamoxifen,letrozole,semaglutide,ozempic,wegovy,mounjaro,"
     "medication,medications,medicine,medicines,meds,tablet,tablets,pill,pills,capsule,capsules,"
-    "drug,drugs,blood pressure tablets,blood pressure pills,blood pressure medication"
+    "drug,drugs,blood pressure tablets,blood pressure pills,blood pressure medication,"
+    "metronidazole,flagyl,fluconazole,cefalexin,ciprofloxacin,erythromycin,azithromycin"
 )
 # A medicine word that is about paperwork or luggage, not about taking it.
 _NOT_TAKING = (
@@ -157,6 +158,13 @@ MEASURES = alt(
     "result,results,test results,blood test,blood tests,blood results,bloods,scan,x ray,xray,"
     "mri,ct scan,ultrasound,ecg,smear,smear test,biopsy,level,levels,reading,readings,count"
 )
+# The tests MEASURES names that only a lab or a meter gives a value of (no "scan", "result" or
+# "temperature", which also come with times and dates: "a scan at 3").
+_LAB_MEASURES = alt(
+    "cholesterol,blood sugar,blood sugars,glucose,hba1c,a1c,ferritin,b12,vitamin d,tsh,psa,"
+    "potassium,sodium,egfr,creatinine,haemoglobin,hemoglobin,inr,crp,esr,platelets,"
+    "white cell count,alt,bilirubin,calcium,folate,sats,oxygen,thyroid,iron"
+)
 BODY = alt(
     "head,chest,back,neck,arm,arms,leg,legs,knee,knees,foot,feet,ankle,hip,hips,shoulder,"
     "stomach,tummy,belly,ear,ears,eye,eyes,throat,tooth,teeth,wrist,hand,hands,finger,toe,"
@@ -218,6 +226,25 @@ _LOGISTICS = (
     r"\b(?:park|parking|car park|floor|lift|stairs|toilet|toilets|wheelchair|ramp|where|which"
     r" room|what time|opening|open|interpreter|bus|train|address)\b"
 )
+# A place the question is about: "is the building ok for...", "is your entrance suitable for...".
+_PLACE_IS = (
+    r"\b(?:is|are|isnt|arent) (?:the|your|this|its) (?:\w+ )?(?:building|buildings|clinic"
+    r"|practice|entrance|entrances|car park|parking|lift|lifts|toilet|toilets|waiting room"
+    r"|waiting area|site|premises|place|door|doors|ramp|ramps|reception|surgery|corridors?"
+    r"|stairs|floor|room|rooms)\b"
+)
+# One's own operation, and what one may do again after it (ninth session): "when can I go back
+# to the gym after my gallbladder operation?", "is it ok to fly two weeks after my surgery?".
+# Never a test ("after my colonoscopy can I drive home?": the documents answer that).
+_OWN_OPERATION = (
+    r"(?:my|his|her|their|the) (?:\w+ ){0,2}?(?:op|operation|surgery|replacement|repair"
+    r"|transplant|c section|caesarean|cesarean|section|hysterectomy|keyhole|bypass)"
+)
+_ACTIVITY = (
+    r"(?:drive|driving|behind the wheel|work|gym|exercise|exercising|swim|swimming|fly|flying"
+    r"|bath|shower|lift|lifting|run|running|jog|jogging|sex|cycle|cycling|sport|sports|football"
+    r"|golf|yoga|dance|dancing|carry|carrying|hoover|hoovering)"
+)
 CLINICAL_RULES: Sequence[Rule] = (
     rule(
         "medicine_action",
@@ -228,6 +255,16 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"\b(?:safe|ok|okay|alright|fine) (?:to|for) (?:\w+ ){{0,3}}?{MEDS}\b",
         rf"\b(?:alcohol|drink|drinking|wine|beer)\b.{{0,30}}\b(?:on|with|while|whilst) "
         rf"(?:\w+ ){{0,2}}?{MEDS}\b",
+        # ... the medicine said first: "on my new antidepressants, is wine a no-go?" (ninth
+        # session; never "a glass of water", "a drink of water").
+        rf"\b(?:on|taking|take|with|started) (?:\w+ ){{0,3}}?{MEDS}\b.{{0,60}}\b(?:alcohol|wine"
+        r"|beer|beers|pint|pints|lager|cider|booze|vodka|gin|prosecco|spirits|a drink|drinking"
+        r"|a glass|a tipple|a shandy)\b(?! of (?:water|milk|juice|squash))",
+        # "will orange juice interfere with my thyroid tablets?", "does coffee mess with my
+        # blood pressure meds?" (ninth session)
+        rf"\b(?:interfere|interferes|interfering|mess|messes|messing|react|reacts|clash|clashes"
+        rf"|mix|mixes|muck|mucks) (?:about |around |up )?with (?:my|his|her|their|the) "
+        rf"(?:\w+ ){{0,3}}?{MEDS}\b",
         rf"\b{MEDS}\b.{{0,40}}\b(?:interact|interacts|interaction|interactions|side effects?"
         r"|clash|together)\b",
         rf"\b(?:interact|interaction|interactions|side effects?|allergic to) (?:\w+ ){{0,3}}?"
@@ -243,6 +280,13 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"\b(?:(?<!pick )(?<!picking )(?<!picked )(?<!pop )(?<!top )(?<!collect )up|bump up|put up"
         rf"|quit|ditch|wean (?:myself |him |her |them )?off|drop) (?:my|his"
         rf"|her|their) (?:\w+ )?{MEDS}\b(?! (?:off|in|at|round|to|into|prescription))",
+    ),
+    rule(
+        "recovery",
+        rf"^(?!.*(?:{PRICE}|{_LOGISTICS})).*?\b(?:after|since|following|post) {_OWN_OPERATION}"
+        rf"\b.{{0,60}}\b{_ACTIVITY}\b",
+        rf"^(?!.*(?:{PRICE}|{_LOGISTICS})).*?\b{_ACTIVITY}\b.{{0,60}}\b(?:after|since"
+        rf"|following|post) {_OWN_OPERATION}\b",
     ),
     rule(
         "dose",
@@ -350,6 +394,11 @@ CLINICAL_RULES: Sequence[Rule] = (
         r"\b(?:my|his|her|their|our) (?:\w+ ){1,3}?(?:came|come|comes) back (?:at |as |with |"
         r"showing )?(?:a )?(?:\d|high|low|raised|abnormal|positive|borderline)",
         rf"\b(?:a|an|my|his|her|their) {MEASURES} (?:level |reading |result )?(?:of|at) \d",
+        # ... a blood test's name and its value, said without "my" (ninth session):
+        # "haemoglobin reading of 105 in the letter", "HbA1c result of 50".
+        rf"\b{_LAB_MEASURES} (?:level |reading |result |score |count |test )?(?:of|at|was|is"
+        r"|came back at|came back as|came back|reads|reading) (?:about |around |only |over "
+        r"|under )?\d",
         # A blood pressure reading asked about: "is 150 over 95 high for my age?"
         r"\b\d{2,3} (?:over|on) \d{2,3}\b.{0,40}\b(?:high|low|ok|okay|normal|bad|good|fine"
         r"|mean|worrying|dangerous)\b",
@@ -420,7 +469,9 @@ CLINICAL_RULES: Sequence[Rule] = (
     ),
     rule(
         "my_condition",
-        # "is it safe for me to have an MRI?", "is a colonoscopy ok for someone like me?"
+        # "is it safe for me to have an MRI?", "is a colonoscopy ok for someone like me?" (not a
+        # place: "is the clinic suitable for someone who uses a walking frame?", ninth session)
+        rf"^(?!.*{_PLACE_IS}).*?"
         r"\b(?:safe|safely|ok|okay|alright|all right|fine|dangerous|risky|harmful|suitable"
         r"|a problem|a risk|a bad idea|a good idea|wise|unwise|sensible|advisable|too risky)"
         r" (?:for|to) (?:me|him|her|them|us|my \w+|someone|somebody|people"

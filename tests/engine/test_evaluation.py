@@ -299,6 +299,7 @@ def test_bad_conversation_rows_are_refused(
         ("companion-judging.yaml", 18, 0),
         ("service-and-format-judging.yaml", 21, 0),
         ("document-intro-judging.yaml", 10, 0),
+        ("safety-judging-6.yaml", 60, 10),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -365,6 +366,7 @@ def test_held_out_sets_are_valid_and_apart(
         "companion-judging.yaml",
         "service-and-format-judging.yaml",
         "document-intro-judging.yaml",
+        "safety-judging-6.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
@@ -422,6 +424,7 @@ def _near(a: str, b: str) -> bool:
         "safety-judging-3.yaml",
         "safety-judging-4.yaml",
         "safety-judging-5.yaml",
+        "safety-judging-6.yaml",
     ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
