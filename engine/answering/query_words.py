@@ -1,6 +1,8 @@
 """A question's words as the documents would write them, for search and for the evidence checks.
 
-Decides four things, deterministically and without a model:
+Decides five things, deterministically and without a model:
+- **Contractions.** "I'm", "isn't", "we've" are written out ("I am", "is not", "we have"), so
+  the pieces PostgreSQL's parser would keep ("m", "isn", "ve") never count as question words.
 - **Chat spellings.** "r u open on a sat" is searched as "are you open on a Saturday": whole
   tokens found in the reviewed list (``everyday_words.yaml``, ``chat``) are rewritten.
 - **Everyday words.** A word may also be matched by the words clinic documents use for it
@@ -78,10 +80,39 @@ def general_stems(stemmer: Callable[[str], str]) -> frozenset[str]:
     return frozenset(stemmer(str(w).lower()) for w in raw.get("general") or ())
 
 
+# Contractions, with a straight or a curly apostrophe. PostgreSQL's english parser splits them at
+# the apostrophe and keeps "m", "re", "ve", "ll", "d" and "isn" as words no document holds, each
+# then weighing as the rarest word of all ("I'm pregnant, is there a toilet near the waiting
+# room?" was refused for "m"). Written out, they are stop words. A possessive or "is" ("'s") is
+# dropped ("my dad's English", "what's"), and so is "'d" ("would" and "could" are no stop words
+# of PostgreSQL's english configuration; "had" is, but "I had like to pay" is no English).
+_APOSTROPHE = "['\u2019]"
+_WHOLE_CONTRACTIONS = {
+    "won't": "will not",
+    "can't": "can not",
+    "shan't": "shall not",
+    "ain't": "is not",
+}
+_WHOLE_CONTRACTION = re.compile(r"\b(won|can|shan|ain)" + _APOSTROPHE + r"t\b", re.IGNORECASE)
+_NOT = re.compile(r"(?<=[A-Za-z])n" + _APOSTROPHE + r"t\b", re.IGNORECASE)
+_SUFFIXES = {"m": " am", "re": " are", "ve": " have", "ll": " will", "d": "", "s": ""}
+_SUFFIX = re.compile(r"(?<=[A-Za-z])" + _APOSTROPHE + r"(m|re|ve|ll|d|s)\b", re.IGNORECASE)
+
+
+def expand_contractions(text: str) -> str:
+    """``text`` with "I'm", "isn't", "we've", "you're", "I'll", "won't" written out and "'s"
+    and "'d" dropped; every other character kept ("O'Brien", "o'clock" unchanged)."""
+    text = _WHOLE_CONTRACTION.sub(lambda m: _WHOLE_CONTRACTIONS[m.group(1).lower() + "'t"], text)
+    text = _NOT.sub(" not", text)
+    return _SUFFIX.sub(lambda m: _SUFFIXES[m.group(1).lower()], text)
+
+
 def normalise(question: str) -> str:
-    """The question with chat spellings rewritten as words; every other character kept."""
+    """The question with contractions written out and chat spellings rewritten as words; every
+    other character kept."""
     chat, _ = _lists()
-    text = _NUMBER_ABBREVIATION.sub(lambda m: f"{m.group(1)} number", question)
+    text = expand_contractions(question)
+    text = _NUMBER_ABBREVIATION.sub(lambda m: f"{m.group(1)} number", text)
     text = _FOUR_FOR.sub(lambda m: f"{m.group(1)} for ", text)
 
     def rewrite(match: re.Match[str]) -> str:

@@ -300,6 +300,7 @@ def test_bad_conversation_rows_are_refused(
         ("service-and-format-judging.yaml", 21, 0),
         ("document-intro-judging.yaml", 10, 0),
         ("safety-judging-6.yaml", 60, 10),
+        ("contraction-judging.yaml", 20, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -367,6 +368,7 @@ def test_held_out_sets_are_valid_and_apart(
         "service-and-format-judging.yaml",
         "document-intro-judging.yaml",
         "safety-judging-6.yaml",
+        "contraction-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [

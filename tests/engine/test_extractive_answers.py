@@ -485,6 +485,17 @@ def test_a_question_about_health_keeps_the_weight_of_general_words(clinic: Clini
     assert practical < health
 
 
+def test_the_pieces_of_a_contraction_are_no_question_words(clinic: Clinic) -> None:
+    """PostgreSQL's parser splits "I'm" and "isn't" at the apostrophe; the pieces ("m", "isn")
+    would weigh as the rarest words of all, and sink the passage that answers."""
+    retriever = Retriever(clinic.db, clinic.settings)
+    question = "I\u2019m pregnant, isn't there a toilet near the waiting area? We've a badge"
+    vector = clinic.embedder.embed_query(question)
+    weights = retriever.search_with_candidates(vector, question, "public").term_weights
+    assert {"toilet", "pregnant"} <= set(weights)
+    assert not {"m", "isn", "ve", "re", "ll", "d"} & set(weights)
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [

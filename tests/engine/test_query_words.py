@@ -37,6 +37,23 @@ def test_normalise_keeps_every_other_character_and_word() -> None:
     assert normalise("") == ""
 
 
+def test_contractions_are_written_out_with_either_apostrophe() -> None:
+    assert normalise("I'm pregnant, isn't there a toilet?") == (
+        "I am pregnant, is not there a toilet?"
+    )
+    assert normalise("I\u2019m deaf, we\u2019ve a badge, you're late, I'll wait") == (
+        "I am deaf, we have a badge, you are late, I will wait"
+    )
+    assert normalise("I won't, can't or shan't") == "I will not, can not or shall not"
+    # "'s" and "'d" are dropped ("would" is no stop word of PostgreSQL's english configuration)
+    assert normalise("my dad's English, what's on, I'd like") == "my dad English, what on, I like"
+
+
+def test_apostrophes_that_are_no_contraction_are_kept() -> None:
+    question = "Is Mr O'Brien in at 9 o'clock? It's 'urgent'"
+    assert normalise(question) == "Is Mr O'Brien in at 9 o'clock? It 'urgent'"
+
+
 def test_four_is_for_only_between_words() -> None:
     assert normalise("how much 4 a blood test") == "how much for a blood test"
     assert normalise("room 4 a") == "room 4 a"  # a number after a number word stays
