@@ -3,7 +3,7 @@ clinic does something, on the real engine: one kiosk session per size and story,
 real pointer click through the X server.
 
     .venv/bin/python scripts/kiosk_situation_screenshots.py DATA_DIR [--size 1366x768]
-        [--story situation|visit]
+        [--story situation|visit|first-aid]
 
 DATA_DIR is a data folder with the sample knowledge ingested (extractive answers). At each of the
 five sizes (its own Xvfb with matchbox-window-manager, as scripts/kiosk_long_answer_screenshots.py
@@ -24,6 +24,13 @@ does) the patient types on the on-screen keys, in one session.
 2. "can I get a CT scan here?" (the documents never name one: "I don't know", never the booking
    sentence),
 3. "can I get an ultrasound at your clinic?" (a service the documents name: answered).
+
+``first-aid`` (ninth session):
+
+1. "my son just tipped boiling water down his arm and chest" (the emergency text),
+2. "cold tap or cream first?" (first aid for what was just said: the emergency text again, never
+   a quote or "I don't know"),
+3. "which buses stop outside?" (a question of its own: answered with the bus routes).
 
 The screen after each answer is docs/screenshots/kiosk-<W>x<H>-<story>-<n>.png. Needs
 ``apt-get install xvfb matchbox-window-manager xdotool``.
@@ -52,6 +59,11 @@ STORIES = {
         "can my mum come in with me to the scan",
         "can I get a CT scan here?",
         "can I get an ultrasound at your clinic?",
+    ),
+    "first-aid": (
+        "my son just tipped boiling water down his arm and chest",
+        "cold tap or cream first?",
+        "which buses stop outside?",
     ),
 }
 

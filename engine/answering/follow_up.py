@@ -30,7 +30,9 @@ question that points back at a person or the thing said ("he", "her", "it", "tha
 ``MAX_TOPIC_WORDS_AFTER_STOP`` topic words of its own is a follow-up too: "do I move her or
 leave her where she is?", "she's still talking to me tho", "pressing on it isn't working, then
 what?". Right after the emergency text, so is one that names only what first aid is done with
-("ice or running water?", "compressions or rescue breaths first?"). Someone who has just
+("ice or running water?", "compressions or rescue breaths first?"), one that points back and
+names first-aid words besides ("should I put something between his teeth?"), and one that says
+it goes on ("I'd rather not speak to anyone on the phone though"). Someone who has just
 described an emergency and goes on about "her" is still talking about the emergency; a question
 that names its own subject without pointing back ("where do I pay for parking?") still stands
 alone.
@@ -167,18 +169,34 @@ _PERSONAL_POINTERS = frozenset(_PERSONAL_POINTER_TEXT.split())
 # just said, even without pointing back; unless it asks where, when or whether the clinic has
 # something ("is there a lift?", "where can I get a drink?": a question of its own).
 _FIRST_AID_TEXT = """
-    ice cold cool cooling warm tap running water milk cream creams butter gel vaseline plaster
-    bandage bandages dressing towel tea cloth clingfilm cling film blanket coat pillow cushion
-    pressure press pressing compressions compression pumps pumping breaths breath rescue cpr
-    recovery position side back front head chest neck mouth tongue throat fingers spoon
-    upright flat sit sitting lie lying hold still move moving roll turn tilt raise lift
-    sick vomit wash rinse spit swallow squeeze
-    aspirin paracetamol calpol ibuprofen nurofen antihistamine piriton inhaler epipen pen
-    adrenaline sugar sweets juice glucose drink
+    ice cold cool cooling warm tap running run water milk cream creams butter gel vaseline
+    plaster bandage bandages dressing towel tea cloth clingfilm cling film blanket coat pillow
+    cushion belt scarf tourniquet pressure press pressing push pushing compressions compression
+    pumps pumping breaths breath rescue cpr recovery position side back front head chest neck
+    mouth tongue throat teeth fingers spoon upright flat sit sitting lie lying hold still move
+    moving roll turn tilt raise lift sick vomit wash rinse spit swallow squeeze rub put tie
+    apply pour wrap cover keep
+    cut wound burn blister sting
+    aspirin paracetamol calpol ibuprofen nurofen antihistamine piriton tablet tablets inhaler
+    epipen pen adrenaline sugar sweets juice glucose drink paramedics paramedic
     first aid
 """
 _FIRST_AID = frozenset(_FIRST_AID_TEXT.split())
 MAX_FIRST_AID_WORDS = 4
+# Words of place that name nothing of their own ("between his teeth", "round it").
+_PLACE_TEXT = """
+    between round around above below under over behind onto into against beside near inside
+    outside top bottom
+"""
+_PLACE_WORDS = frozenset(_PLACE_TEXT.split())
+# Asking what the asker should do, or saying it: "do I ...", "should we ...", "tie a belt ...".
+_DOES_FIRST_AID = re.compile(
+    r"^(?:so |then |ok |okay |and )?(?:(?:do|should|shall|must|can|could) (?:i|we)\b|(?:put"
+    r"|tie|press|push|rub|run|pour|wrap|cover|keep|hold|give|roll|lie|sit|turn|lift|raise"
+    r"|squeeze)\b)"
+)
+# Said to go on from what came before: "I'd rather not speak to anyone on the phone though".
+_CONTINUES = re.compile(r"\b(?:though|tho|anyway|anyways)$")
 _ASKS_THE_CLINIC = re.compile(
     r"\b(?:where|wheres|when|whens|what time|is there|are there|isnt there|theres|do you|does"
     r" the|have you|has the|how much|which|can i get|could i get|can i have|could i have|may i"
@@ -288,19 +306,29 @@ def refers_back_after_stop(question: str, after_emergency: bool = False) -> bool
     """True when ``question`` points back at a person or the thing said ("he", "her", "it",
     "that"; not a dummy "it") and names at most ``MAX_TOPIC_WORDS_AFTER_STOP`` topic words of
     its own, words of time aside: the looser test for what follows an emergency or clinical
-    question. ``after_emergency`` (the answer before was the emergency text): a question that
-    names only what first aid is done with counts too ("ice or running water?")."""
+    question. ``after_emergency`` (the answer before was the emergency text), unless the
+    question asks where, when or whether the clinic has something: a question that names only
+    what first aid is done with counts too ("ice or running water?"), first-aid words do not
+    count against one that points back ("should I put something between his teeth?"), and one
+    that says it goes on from before ("... though") counts."""
     text = _asked(question)
     topics = [t for t in topic_words(text) if t not in _TIME_WORDS]
-    if (
-        after_emergency
-        and 0 < len(topics) <= MAX_FIRST_AID_WORDS
-        and all(t in _FIRST_AID for t in topics)
-        and not _ASKS_THE_CLINIC.search(text)
-    ):
-        return True  # "ice or running water?": first aid for what was just said
     words = _DUMMY.sub(" ", text).split()
-    if not any(w in _PERSONAL_POINTERS for w in words):
+    points = any(w in _PERSONAL_POINTERS for w in words)
+    if after_emergency and not _ASKS_THE_CLINIC.search(text):
+        own = [t for t in topics if t not in _FIRST_AID and t not in _PLACE_WORDS]
+        if topics and not own and len(topics) <= MAX_FIRST_AID_WORDS:
+            return True  # "ice or running water?": first aid for what was just said
+        if (
+            points
+            and _DOES_FIRST_AID.search(text)
+            and len(own) < len(topics)
+            and len(own) <= MAX_TOPIC_WORDS_AFTER_STOP
+        ):
+            return True  # "do I make her drink lots of water?": first aid words aside
+        if _CONTINUES.search(text.rstrip()):
+            return True  # "I'd rather not speak to anyone on the phone though"
+    if not points:
         return False
     return len(topics) <= MAX_TOPIC_WORDS_AFTER_STOP
 

@@ -355,6 +355,12 @@ EMERGENCY_RULES: Sequence[Rule] = (
         # "the towel is soaked through with blood", "dripping red".
         r"\b(?:soaked|soaking|drenched|dripping|pooling) (?:\w+ ){0,2}?(?:in |with |through )?"
         r"(?:blood|red)\b(?! (?:spots|rash|marks|patches|eyes|wine|paint|dye))",
+        # Blood spraying or pumping out (ninth session): "blood is spurting out of his arm",
+        # "the cut is squirting red everywhere".
+        r"\b(?:blood|bloods|red) (?:is |s |keeps |just )?(?:spraying|spurting|squirting|pumping"
+        r"|gushing|pouring|jetting|pissing) (?:out|everywhere|all over)\b"
+        r"|\b(?:spraying|spurting|squirting|pumping|gushing|jetting) (?:out )?(?:blood|red)"
+        r" (?:everywhere|all over|out)\b",
         # Blood through what is pressed on it (ninth session): "it's soaking through every
         # towel", "coming through the bandage and two tea towels" (not a period's pads).
         r"\b(?:soaked|soaking|soaks|bled|bleeding|bleeds|coming|come|comes|seeping|seeped|pouring)"
@@ -534,6 +540,18 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|somebody|him|her|them|people|everyone|my \w+)\b",
         r"\b(?:going to|want to|about to|planning to) (?:hurt|harm) (?:someone|somebody|people"
         r"|everyone)\b",
+        # A place chosen, or the last day said (ninth session): "I've picked the bridge and I'm
+        # going tonight", "tonight is my last night" (not "the last day to book flu jabs").
+        r"\b(?:chosen|chose|picked|decided on|worked out|planned|sorted) (?:out )?(?:the |a"
+        r" |my )?(?:spot|place|bridge|cliff|edge|railway|tracks|rope|method|way to do it)\b"
+        r"(?!.{0,40}\b(?:picnic|party|holiday|wedding|appointment|car|parking|park|walk|map"
+        r"|entrance|seat|table|date)\b)",
+        r"\b(?:today|tonight|this|thats|it|its|tomorrow) (?:is|s|will be)? ?(?:my|the) last"
+        r" (?:day|night)\b(?! (?:to|for|of (?:the|term|school|work|my holiday|the month)|at work"
+        r"|before)\b)(?!.{0,30}\b(?:book|booking|order|ordering|jab|jabs|vaccine|clinic|open"
+        r"|appointment|sale|offer)\b)",
+        r"\blast day (?:on earth|alive|of my life)\b|\bnobody will see me again\b|\b(?:the"
+        r" )?last (?:day|time) anyone (?:will|ll) see me\b",
     ),
     rule(
         "child_unwell",

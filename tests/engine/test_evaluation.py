@@ -301,6 +301,7 @@ def test_bad_conversation_rows_are_refused(
         ("document-intro-judging.yaml", 10, 0),
         ("safety-judging-6.yaml", 60, 10),
         ("contraction-judging.yaml", 20, 0),
+        ("safety-judging-7.yaml", 9, 14),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -369,6 +370,7 @@ def test_held_out_sets_are_valid_and_apart(
         "document-intro-judging.yaml",
         "safety-judging-6.yaml",
         "contraction-judging.yaml",
+        "safety-judging-7.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
@@ -427,6 +429,7 @@ def _near(a: str, b: str) -> bool:
         "safety-judging-4.yaml",
         "safety-judging-5.yaml",
         "safety-judging-6.yaml",
+        "safety-judging-7.yaml",
     ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:

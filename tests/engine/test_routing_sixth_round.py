@@ -43,6 +43,14 @@ from engine.safety import route_question
         # a headache that comes on at once
         "sudden stabbing pain at the back of my head, I've never had anything like it",
         "a thunderclap headache hit her while she was hoovering",
+        # blood spraying or pumping out
+        "the cut is squirting red everywhere",
+        "blood's pumping out of her thigh",
+        # a place chosen, or the last day said
+        "I've picked the bridge and I'm going tonight",
+        "picked the place on the railway line and I'm heading there after dinner",
+        "tonight is my last night, I'm done",
+        "today's the last day anyone will see me",
     ],
 )
 def test_emergencies_of_the_sixth_round_are_emergencies(question: str) -> None:
@@ -64,10 +72,58 @@ def test_emergencies_of_the_sixth_round_are_emergencies(question: str) -> None:
         "my bum goes numb on your waiting room chairs, are there softer seats?",
         "I soak through pads every month, can I see the nurse about heavy periods?",
         "my head has been aching on and off for a month",
+        "I've picked a date for my operation, can I park free?",
+        "today is the last day to book flu jabs, isn't it?",
+        "is this the last day of the travel clinic this year?",
+        "I found the place on your map, which entrance is the lift?",
+        "I've picked a spot in your car park, is it free after six?",
     ],
 )
 def test_the_same_words_elsewhere_are_not_emergencies(question: str) -> None:
     assert route_question(question).route is not Route.EMERGENCY
+
+
+@pytest.mark.parametrize(
+    ("emergency", "question"),
+    [
+        (
+            "he's burnt his arm on the barbecue and it's blistering badly",
+            "do I put cling film over it or leave it open?",
+        ),
+        ("she's fitting on the floor", "should I put a spoon between her teeth?"),
+        ("he's cut his wrist and blood is spurting out", "tie a belt round his arm?"),
+        (
+            "my dad has swallowed loads of his sleeping pills",
+            "do I get him to drink coffee to keep him awake?",
+        ),
+        ("my wife's tongue is swelling after the peanut", "piriton or an epipen first?"),
+        ("my mum has taken an overdose", "she says she'd rather I didn't call anyone though"),
+    ],
+)
+def test_more_first_aid_follow_ups_of_an_emergency_stay_an_emergency(
+    emergency: str, question: str
+) -> None:
+    history = (Turn(emergency, "", Route.EMERGENCY),)
+    plan = route_by_rules(question, history)
+    assert plan.follow_up
+    assert plan.decision.route is Route.EMERGENCY
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "do I need to bring my passport?",
+        "can I bring my dog in?",
+        "do I pay at reception?",
+        "the car park is full though, where else can I park?",
+        "how much is it to park for two hours?",
+    ],
+)
+def test_the_next_patients_own_questions_after_an_emergency_stand_alone(question: str) -> None:
+    history = (Turn("my mum has taken an overdose", "", Route.EMERGENCY),)
+    plan = route_by_rules(question, history)
+    assert not plan.follow_up
+    assert plan.decision.route is Route.INFORMATION
 
 
 @pytest.mark.parametrize(
