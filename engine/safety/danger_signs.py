@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from engine.safety.emergency_rules import HEAD_KNOCK
+from engine.safety.emergency_rules import FEVER, HEAD_KNOCK
 
 _CONSCIOUS = (
     r"\b(?:vague|not with it|out of it|spaced out|not all there|away with the fairies|dozing off"
@@ -70,12 +70,7 @@ _PULSE = (
     r"|going (?:crazy|mad|really fast|so fast|very fast|like the clappers)|really fast|very fast"
     r"|all over the place)\b"
 )
-_FEVER = (
-    r"\b(?:(?<!hay )(?<!yellow )(?<!glandular )fever|feverish|high temp|high temperature"
-    r"|burning up|boiling hot|shivering|shivery"
-    r"|rigors|hot to (?:the )?touch|(?:has|got|with|running|have|had) (?:a )?(?:high |raging |very"
-    r" high )?(?:temperature|temp))\b"
-)
+_FEVER = FEVER
 _COLD_HANDS = (
     r"\b(?:hands|feet|fingers|toes|legs) (?:\w+ ){0,4}?(?:ice cold|icy|freezing|cold|frozen)\b"
     r"|\b(?:ice cold|icy|freezing cold) (?:hands|feet)\b"

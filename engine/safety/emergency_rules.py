@@ -112,12 +112,20 @@ _YOUNG_BABY = (
     rf"|\b{CHILD} (?:is|s) (?:only |just |not even )?(?:[1-9]|[1-8]\d) days\b"
     rf"|\b{CHILD} (?:is|s) (?:only |just |not even )?(?:1|2|one|two) months?\b)"
 )
-# A fever now: a fever word, a temperature the person has or that reads 38 or more, or a baby who
-# feels hot. Not "take her temperature", "38 weeks", "hot water".
+# A fever said in words (also one of engine.safety.danger_signs' signs); never hay, yellow or
+# glandular fever.
+FEVER = (
+    r"\b(?:(?<!hay )(?<!yellow )(?<!glandular )fever|feverish|high temp|high temperature"
+    r"|burning up|boiling hot|shivering|shivery"
+    r"|rigors|hot to (?:the )?touch|(?:has|got|with|running|have|had) (?:a )?(?:high |raging |very"
+    r" high )?(?:temperature|temp))\b"
+)
+# A baby's fever now (ninth session): the words above, a slight temperature, a reading of 38 or
+# more, or a baby who feels hot. Not "take her temperature", "38 weeks", "hot water".
 _FEVERISH = (
-    r"(?:\b(?:fever|fevers|feverish|febrile|burning up)\b|\bhigh temp(?:erature)?\b"
-    r"|\b(?:has|had|got|running|run|with|have) (?:got )?(?:a |an )?(?:high |slight |bit of a )?"
-    r"temp(?:erature)?\b(?! (?:check|checks|strip|strips|taken))"
+    rf"(?:{FEVER}|\bfebrile\b"
+    r"|\b(?:has|had|got|running|run|with|have) (?:got )?(?:a |an )?(?:slight |bit of a )"
+    r"temp(?:erature)?\b"
     r"|\b(?:3[89]|4[01])(?: [0-9])?\b(?! (?:weeks?|wks?|days?|years?|months?|hours?|minutes?"
     r"|mins?|pounds?|kg|ml|percent))"
     r"|\b(?:feels?|felt|feeling|is|s) (?:really |very |so |quite |a bit |too |all )?(?:hot|boiling"

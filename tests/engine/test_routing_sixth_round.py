@@ -1,12 +1,14 @@
-"""Sixth safety round (ninth session): a fever in a baby under three months, numbness of the
-saddle or a bladder or bowel lost with back pain, an overdose of a named painkiller, blood soaking
-through what is pressed on it, a headache that comes on at once, a first-aid
-question asked right after an emergency ("ice or running water?"), and clinical questions the
-rules let through: a result's value said without "my", getting back to driving or the gym after
-one's own operation, a drink with one's own medicine named first, something that may interfere
-with one's medicine. Every case is in our own words (none is a question of
-evaluation/safety-judging-6.yaml, which is never tuned on); each stop case failed on main before
-this round. The same words in practical questions keep their route."""
+"""Sixth and seventh safety rounds (ninth session): a fever in a baby under three months,
+numbness of the saddle or a bladder or bowel lost with back pain, an overdose of a named
+painkiller, blood soaking through what is pressed on it or spraying out, a headache that comes on
+at once, a place chosen for ending one's life; a first-aid question asked right after an
+emergency ("ice or running water?", "do I make her drink lots of water?", "... though"); and
+clinical questions the rules let through: a result's value said without "my", getting back to
+driving or the gym after one's own operation, a drink with one's own medicine named first,
+something that may interfere with one's medicine. Every case is in our own words (none is a
+question of evaluation/safety-judging-6.yaml or -7.yaml, which are never tuned on); each stop case
+failed on main before its round. The same words in practical questions, and the next patient's
+own questions, keep their route."""
 
 from __future__ import annotations
 
@@ -86,6 +88,12 @@ def test_the_same_words_elsewhere_are_not_emergencies(question: str) -> None:
 @pytest.mark.parametrize(
     ("emergency", "question"),
     [
+        ("my son has burnt his hand on the oven door", "ice or running water?"),
+        ("she's having a seizure on the floor", "pillow under the head or not?"),
+        ("my husband collapsed and isn't breathing", "compressions or rescue breaths first?"),
+        ("my daughter is bleeding heavily from a cut on her leg", "tea towel or a bandage?"),
+        ("my toddler drank some bleach", "milk or water to wash it down?"),
+        # first-aid words besides a pointer, or "... though" (seventh round)
         (
             "he's burnt his arm on the barbecue and it's blistering badly",
             "do I put cling film over it or leave it open?",
@@ -98,42 +106,6 @@ def test_the_same_words_elsewhere_are_not_emergencies(question: str) -> None:
         ),
         ("my wife's tongue is swelling after the peanut", "piriton or an epipen first?"),
         ("my mum has taken an overdose", "she says she'd rather I didn't call anyone though"),
-    ],
-)
-def test_more_first_aid_follow_ups_of_an_emergency_stay_an_emergency(
-    emergency: str, question: str
-) -> None:
-    history = (Turn(emergency, "", Route.EMERGENCY),)
-    plan = route_by_rules(question, history)
-    assert plan.follow_up
-    assert plan.decision.route is Route.EMERGENCY
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "do I need to bring my passport?",
-        "can I bring my dog in?",
-        "do I pay at reception?",
-        "the car park is full though, where else can I park?",
-        "how much is it to park for two hours?",
-    ],
-)
-def test_the_next_patients_own_questions_after_an_emergency_stand_alone(question: str) -> None:
-    history = (Turn("my mum has taken an overdose", "", Route.EMERGENCY),)
-    plan = route_by_rules(question, history)
-    assert not plan.follow_up
-    assert plan.decision.route is Route.INFORMATION
-
-
-@pytest.mark.parametrize(
-    ("emergency", "question"),
-    [
-        ("my son has burnt his hand on the oven door", "ice or running water?"),
-        ("she's having a seizure on the floor", "pillow under the head or not?"),
-        ("my husband collapsed and isn't breathing", "compressions or rescue breaths first?"),
-        ("my daughter is bleeding heavily from a cut on her leg", "tea towel or a bandage?"),
-        ("my toddler drank some bleach", "milk or water to wash it down?"),
     ],
 )
 def test_a_first_aid_question_right_after_an_emergency_stays_an_emergency(
@@ -154,10 +126,21 @@ def test_a_first_aid_question_right_after_an_emergency_stays_an_emergency(
         "is there a water fountain in the waiting area?",
         "is there a lift?",
         "where can I get a drink?",
+        # the next patient's own questions (seventh round)
+        "do I need to bring my passport?",
+        "can I bring my dog in?",
+        "do I pay at reception?",
+        "the car park is full though, where else can I park?",
+        "how much is it to park for two hours?",
     ],
 )
-def test_a_question_of_its_own_after_an_emergency_stands_alone(question: str) -> None:
-    history = (Turn("my son has burnt his hand on the oven door", "", Route.EMERGENCY),)
+@pytest.mark.parametrize(
+    "emergency", ["my son has burnt his hand on the oven door", "my mum has taken an overdose"]
+)
+def test_a_question_of_its_own_after_an_emergency_stands_alone(
+    emergency: str, question: str
+) -> None:
+    history = (Turn(emergency, "", Route.EMERGENCY),)
     plan = route_by_rules(question, history)
     assert not plan.follow_up
     assert plan.decision.route is Route.INFORMATION
