@@ -302,6 +302,7 @@ def test_bad_conversation_rows_are_refused(
         ("safety-judging-6.yaml", 60, 10),
         ("contraction-judging.yaml", 20, 0),
         ("safety-judging-7.yaml", 9, 14),
+        ("near-meaning-judging.yaml", 40, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -371,6 +372,7 @@ def test_held_out_sets_are_valid_and_apart(
         "safety-judging-6.yaml",
         "contraction-judging.yaml",
         "safety-judging-7.yaml",
+        "near-meaning-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
