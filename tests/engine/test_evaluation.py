@@ -303,6 +303,7 @@ def test_bad_conversation_rows_are_refused(
         ("contraction-judging.yaml", 20, 0),
         ("safety-judging-7.yaml", 9, 14),
         ("near-meaning-judging.yaml", 40, 0),
+        ("safety-judging-8.yaml", 40, 12),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -373,6 +374,7 @@ def test_held_out_sets_are_valid_and_apart(
         "contraction-judging.yaml",
         "safety-judging-7.yaml",
         "near-meaning-judging.yaml",
+        "safety-judging-8.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
@@ -432,6 +434,8 @@ def _near(a: str, b: str) -> bool:
         "safety-judging-5.yaml",
         "safety-judging-6.yaml",
         "safety-judging-7.yaml",
+        "safety-judging-8.yaml",
+        "near-meaning-judging.yaml",
     ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
