@@ -3,7 +3,7 @@ clinic does something, on the real engine: one kiosk session per size and story,
 real pointer click through the X server.
 
     .venv/bin/python scripts/kiosk_situation_screenshots.py DATA_DIR [--size 1366x768]
-        [--story situation|visit|first-aid]
+        [--story situation|visit|first-aid|fumes]
 
 DATA_DIR is a data folder with the sample knowledge ingested (extractive answers). At each of the
 five sizes (its own Xvfb with matchbox-window-manager, as scripts/kiosk_long_answer_screenshots.py
@@ -31,6 +31,14 @@ does) the patient types on the on-screen keys, in one session.
 2. "cold tap or cream first?" (first aid for what was just said: the emergency text again, never
    a quote or "I don't know"),
 3. "which buses stop outside?" (a question of its own: answered with the bus routes).
+
+``fumes`` (tenth session):
+
+1. "the gas alarm is going off and my wife has passed out" (the emergency text),
+2. "open a window?" (airing the room, first aid for what was just said: the emergency text again;
+   it was "I don't know"),
+3. "is 38.4 a fever for a grown man?" (a question of its own about a reading: the clinical
+   referral; it was the emergency text, from the safety net).
 
 The screen after each answer is docs/screenshots/kiosk-<W>x<H>-<story>-<n>.png. Needs
 ``apt-get install xvfb matchbox-window-manager xdotool``.
@@ -64,6 +72,11 @@ STORIES = {
         "my son just tipped boiling water down his arm and chest",
         "cold tap or cream first?",
         "which buses stop outside?",
+    ),
+    "fumes": (
+        "the gas alarm is going off and my wife has passed out",
+        "open a window?",
+        "is 38.4 a fever for a grown man?",
     ),
 }
 

@@ -195,6 +195,13 @@ _DOES_FIRST_AID = re.compile(
     r"|tie|press|push|rub|run|pour|wrap|cover|keep|hold|give|roll|lie|sit|turn|lift|raise"
     r"|squeeze)\b)"
 )
+# Airing a room or getting someone out of it, the first aid for fumes and smoke (tenth session):
+# "open the windows first?", "should I open the doors?", "get him out into the fresh air?".
+_AIRING = re.compile(
+    r"^(?:so |then |ok |okay |and )?(?:(?:do|should|shall|must) (?:i|we) )?(?:(?:open|prop open"
+    r"|throw open) (?:\w+ ){0,2}?(?:windows?|doors?)|get (?:him|her|them|everyone|everybody|us"
+    r"|the kids|the children) (?:out|outside)(?: (?:into|in) (?:the )?fresh air)?)\b"
+)
 # Said to go on from what came before: "I'd rather not speak to anyone on the phone though".
 _CONTINUES = re.compile(r"\b(?:though|tho|anyway|anyways)$")
 _ASKS_THE_CLINIC = re.compile(
@@ -326,6 +333,8 @@ def refers_back_after_stop(question: str, after_emergency: bool = False) -> bool
             and len(own) <= MAX_TOPIC_WORDS_AFTER_STOP
         ):
             return True  # "do I make her drink lots of water?": first aid words aside
+        if _AIRING.search(text):
+            return True  # "open the windows first?": airing the room for fumes or smoke
         if _CONTINUES.search(text.rstrip()):
             return True  # "I'd rather not speak to anyone on the phone though"
     if not points:

@@ -93,7 +93,8 @@ TREATMENT = (
     "(?:jabs?|vaccines?|vaccinations?|boosters?|immunisations?|immunizations?|injections?"
     "|shots?|treatment|operation|surgery|antibiotics|course|procedure|colonoscopy|scan|biopsy"
     "|screening|smear|smear test|statins|tablets|medication|medicine|inhaler|mmr|hpv|bcg"
-    "|flu jab|covid jab)"
+    "|flu jab|covid jab|contraception|contraceptives?|emergency contraception|morning after pill"
+    "|coil|implant)"
 )
 # A test or check a person may or may not need ("do I need an ECG?", "is an MRI needed for my
 # knee?", "should I have the bowel screening kit?").
@@ -399,6 +400,12 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"\b{_LAB_MEASURES} (?:level |reading |result |score |count |test )?(?:of|at|was|is"
         r"|came back at|came back as|came back|reads|reading) (?:about |around |only |over "
         r"|under )?\d",
+        # Whether a reading counts as a fever: "is 38.4 a fever for a grown man?", "would 38
+        # count as a temperature?" (tenth session).
+        r"\b(?:is|would|does|will) (?:a )?(?:temperature |temp |reading )?(?:of )?\d{2}(?: \d)?"
+        r"(?: degrees| c)? (?:classed as |counted as |count as |considered |be considered |be )?"
+        r"(?:a |an )?(?:fever|temperature|temp|high temperature|raised temperature|high|too"
+        r" high)\b",
         # A blood pressure reading asked about: "is 150 over 95 high for my age?"
         r"\b\d{2,3} (?:over|on) \d{2,3}\b.{0,40}\b(?:high|low|ok|okay|normal|bad|good|fine"
         r"|mean|worrying|dangerous)\b",
@@ -431,6 +438,17 @@ CLINICAL_RULES: Sequence[Rule] = (
         rf"|definitely |honestly |even |still |personally |truly )?need (?:to (?:have|get|take"
         rf"|start|be given|go on|keep taking|continue|bother with) )?(?:the |a |an |this |that "
         rf"|my |his |her |any |another |more |all |these |those )?(?:\w+ ){{0,2}}?{TREATMENT}\b",
+        # ... any medicine named: "will he need steroids for it?" (tenth session)
+        rf"\b(?:do|does|will|would) (?:i|he|she|we|they|my \w+|my \w+ \w+) (?:really |actually "
+        rf"|still )?need (?:to (?:have|get|take|give (?:him|her|them) |start|be given|go on) )?"
+        rf"(?:the |a |an |some |any |more )?{MEDS}\b{_NOT_TAKING}",
+        # How long a vaccine's protection lasts: "how long does the hep B protection last?",
+        # "how many years will I be protected after the jab?" (tenth session; never "covered",
+        # which insurance and parking say too).
+        r"\b(?:protection|immunity) (?:\w+ ){0,4}?(?:last|lasts|wear off|wears off|run out"
+        r"|runs out|go down|fade|fades)\b",
+        r"\bhow (?:long|many years|many months) (?:\w+ ){0,2}?(?:am|are|is|will|would) (?:i|we"
+        r"|he|she|they|my \w+) (?:be |stay )?(?:protected|immune)\b",
         r"\b(?:do|does|will|would) (?:i|he|she|we|they|my \w+) (?:really|actually|personally"
         r"|truly|honestly) need (?:it|them|one|that|this)\b",
         rf"\b{TREATMENT}\b.{{0,60}}\b(?:worth (?:it|having|getting|taking|doing|the)|really"
