@@ -460,6 +460,17 @@ EMERGENCY_RULES: Sequence[Rule] = (
         # ... or a painkiller or sleeping pill by name (ninth session)
         r"|paracetamol|ibuprofen|aspirin|co codamol|cocodamol|codeine|naproxen|tramadol|morphine"
         r"|painkillers|antidepressants|diazepam|sleeping pills|sleeping tablets|insulin)\b",
+        # More of a medicine than one should (tenth session): "he's had way more of his heart
+        # pills than he should", "taking more of her painkillers than the label says", "took
+        # extra of his ADHD pills, far more than prescribed" (never "more coffee than I should").
+        r"\b(?:took|taken|take|takes|taking|swallowed|had|eaten|ate|used|using|given|gave)\b"
+        r"(?: \w+){0,3}? (?:more|extra)\b(?: \w+){0,5}? (?:tablets?|pills?|capsules?|medicines?"
+        r"|medication|meds|painkillers|insulin|paracetamol|ibuprofen|aspirin|co codamol|codeine"
+        r"|tramadol|morphine|antidepressants|sleeping (?:tablets|pills)|inhaler|puffs)\b"
+        r".{0,40}\bthan (?:(?:i|he|she|they|we|you|hes|shes|im|theyre|youre) (?:should|was|were|is"
+        r"|are|am|meant|supposed|ought|allowed|d|had)|(?:the|my|his|her|their|it) (?:\w+ )?"
+        r"(?:says|said|allowed|prescribed|recommended|label|box|packet|leaflet|dose|doctor|gp"
+        r"|pharmacist)|prescribed|allowed|recommended)\b",
         # A child who ate someone's medicines: "my toddler ate a load of my iron tablets".
         rf"\b{CHILD}\b.{{0,60}}\b(?:ate|eaten|eating|swallowed|swallowing|drank|drunk|chewed"
         r"|got into|getting into|found|has had|had some|munched) (?:\w+ ){0,7}?(?:tablets|pills"
@@ -537,7 +548,8 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:put|putting|got|getting|sorted|sorting) (?:all )?(?:my|his|her) affairs (?:in"
         r" order|sorted|straight)\b",
         r"\b(?:going to|gonna|want to|wanna|planning to|plan to|thinking of|thinking about"
-        r"|about to|tempted to) (?:take|taking|swallow|swallowing|down|downing) (?:all|the whole"
+        r"|about to|tempted to|(?:i|he|she|they|we) will|ill) (?:take|taking|swallow|swallowing"
+        r"|down|downing) (?:all|the whole"
         r"|every one|the rest|a whole) (?:of )?(?:my|the|his|her|their)? ?(?:\w+ )?(?:tablets|pills"
         r"|meds|medication|medicine|painkillers|box|bottle|packet)\b",
         r"\bno way out\b|\b(?:want|wants|need|needs) (?:it|this|everything|things) (?:all )?to"

@@ -114,6 +114,16 @@ _PRACTICAL = re.compile(
     # Asking where a place is (lead): "where will I find reception when I walk in?", "where can
     # a taxi drop my dad off?"; not where a person is ("where is she? she was in the toilet"),
     # nor where help, a first aider or the emergency department is.
+    # Getting more of a medicine one takes (tenth session): "my thyroid tablets are running out,
+    # who sorts more?", "can I get more of my usual pills sent to a different chemist?" (the
+    # medicine words are a body-state word for the net: "I've necked my pills").
+    r"|\b(?:tablets|pills|meds|medicines?|medication|inhalers?|insulin|capsules|prescription"
+    r"|prescriptions) (?:are |is |have |has )?(?:running|nearly run|almost run|nearly|almost"
+    r"|about to run) (?:out|low)\b"
+    r"|\b(?:running|run|ran|nearly|almost) (?:out|low) (?:of|on) (?:my|his|her|their|our) "
+    r"(?:\w+ ){0,2}?(?:tablets|pills|meds|medicines?|medication|inhalers?|insulin|capsules)\b"
+    r"|\b(?:get|getting|order|ordering|request|requesting|collect|collecting|pick up|picking up"
+    r"|sort|sorts|sorting) (?:\w+ ){0,2}?more (?:of )?(?:my|his|her|their|our) "
     r"|\b(?:where|wheres|whereabouts) (?:is|are|can|do|does|should|will|would|shall|abouts)\b"
     r"(?! (?:he|she|they|him|her|them|my|his|our|their)\b)"
     r"(?!.*\b(?:doctor|doctors|nurse|nurses|first aider|first aid|medic|paramedic|defib"

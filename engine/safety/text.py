@@ -2,8 +2,9 @@
 
 What it does: Unicode NFKC (fullwidth letters become ASCII), drops invisible format characters
 (zero-width spaces and joiners, soft hyphens, bidi marks) and accents, maps common Cyrillic and
-Greek look-alike letters to Latin, lower-cases, straightens quotes, removes apostrophes
-("can't" -> "cant"), turns "A&E" into "ae", strips punctuation and collapses whitespace. Then
+Greek look-alike letters to Latin, lower-cases, straightens quotes, writes "'ll" out ("I'll" ->
+"i will", not "ill"), removes apostrophes ("can't" -> "cant"), turns "A&E" into "ae", strips
+punctuation and collapses whitespace. Then
 :func:`canonical_tokens` repairs typos of the emergency vocabulary only (a listed misspelling,
 or a small edit distance to an emergency keyword), so "chest pian", "cant breath", "unconcious"
 and "stroak" reach the same rules as the correct spelling.
@@ -44,6 +45,7 @@ _QUOTES = str.maketrans(
 )  # fmt: skip
 _A_AND_E = re.compile(r"\ba\s*(?:&|\+|\band\b|\bn\b)\s*e\b")
 _NON_WORD = re.compile(r"[\W_]+")
+_WILL = re.compile(r"(?<=[a-z])'ll\b")
 _MAX_FUZZY_TOKEN = 30
 
 
@@ -55,6 +57,7 @@ def normalise(text: str) -> str:
     t = "".join(ch for ch in t if not unicodedata.combining(ch))
     t = t.translate(_CONFUSABLES).casefold().translate(_QUOTES)
     t = _A_AND_E.sub(" ae ", t)
+    t = _WILL.sub(" will", t)  # "I'll" is "i will", never "ill"; "he'll" never "hell"
     t = t.replace("'", "")
     t = _NON_WORD.sub(" ", t)
     return " ".join(t.split())

@@ -304,6 +304,7 @@ def test_bad_conversation_rows_are_refused(
         ("safety-judging-7.yaml", 9, 14),
         ("near-meaning-judging.yaml", 40, 0),
         ("safety-judging-8.yaml", 40, 12),
+        ("more-medicine-judging.yaml", 10, 4),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -375,6 +376,7 @@ def test_held_out_sets_are_valid_and_apart(
         "safety-judging-7.yaml",
         "near-meaning-judging.yaml",
         "safety-judging-8.yaml",
+        "more-medicine-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
@@ -445,6 +447,7 @@ def _near(a: str, b: str) -> bool:
         "safety-judging-7.yaml",
         "safety-judging-8.yaml",
         "near-meaning-judging.yaml",
+        "more-medicine-judging.yaml",
     ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:

@@ -13,6 +13,7 @@ import pytest
 from engine.answering.routing import route_by_rules
 from engine.events import Route, Turn
 from engine.safety import route_question
+from engine.safety.safety_net import NET_STATE_SIMILARITY, net_reason
 
 
 @pytest.mark.parametrize(
@@ -94,3 +95,87 @@ def test_a_question_of_its_own_after_an_emergency_about_fumes_stands_alone(quest
 def test_airing_words_after_an_answer_that_was_no_emergency_stand_alone() -> None:
     plan = route_by_rules("open a window?", (Turn("where do I park?", "", Route.INFORMATION),))
     assert not plan.follow_up
+
+
+# -- "more of my tablets": a repeat prescription, or an overdose ------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "he's taken more of his epilepsy tablets than he's supposed to",
+        "I think I've had more insulin than I should tonight and I'm shaky",
+        "mum's been taking more of her painkillers than the label says for a week",
+        "my son took extra of his ADHD pills, far more than prescribed",
+    ],
+)
+def test_more_of_a_medicine_than_one_should_is_an_emergency(question: str) -> None:
+    assert route_question(question).route is Route.EMERGENCY
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I've had more coffee than I should today, is the blood test still ok?",
+        "he takes more tablets than anyone I know, can he bring a list?",
+        "my nan gets more prescriptions than she can keep track of, can you help?",
+    ],
+)
+def test_more_than_one_should_of_no_medicine_is_no_emergency(question: str) -> None:
+    assert route_question(question).route is not Route.EMERGENCY
+
+
+# -- "I'll" is "I will", never "ill" ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I'll be 10 minutes late, should I still come?",
+        "I\u2019ll bring my son, should I bring his red book?",
+        "I'll be coming by taxi, should I wait outside?",
+        "he'll need his wheelchair, should we bring it?",
+    ],
+)
+def test_i_will_is_no_illness(question: str) -> None:
+    assert route_question(question).route is Route.INFORMATION
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I'll take all my pills tonight",
+        "ill swallow the whole box of my tablets when everyone is asleep",
+        "she says she'll down all her meds",
+    ],
+)
+def test_saying_one_will_take_all_ones_pills_is_an_emergency(question: str) -> None:
+    assert route_question(question).route is Route.EMERGENCY
+
+
+# -- the safety net: getting more of a medicine is a practical request --------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "my water tablets have nearly run out, who can help?",
+        "I'm running low on my blood pressure tablets, can you sort it?",
+        "how do I order more of my pain pills?",
+    ],
+)
+def test_getting_more_of_a_medicine_is_never_netted_as_a_state(question: str) -> None:
+    nearest = {Route.EMERGENCY: NET_STATE_SIMILARITY + 0.1, Route.INFORMATION: 0.9}
+    assert net_reason(question, nearest) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "she has necked a load of her pills and won't answer me",
+        "my tablets make me dizzy and I'm shaking",
+    ],
+)
+def test_a_medicine_taken_is_still_netted_as_a_state(question: str) -> None:
+    nearest = {Route.EMERGENCY: NET_STATE_SIMILARITY + 0.1, Route.INFORMATION: 0.9}
+    assert net_reason(question, nearest) is not None
