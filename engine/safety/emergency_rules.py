@@ -88,6 +88,13 @@ _SUBSTANCE = (
     r"|heroin|diazepam|valium|tramadol|oxycodone|fentanyl|ketamine|overdose|took something"
     r"|taken something)"
 )
+# What is taken too much of: a medicine, a painkiller or sleeping pill by name (the overdose rule's
+# quantity eaten and "more ... than one should").
+_MEDICINE_TAKEN = (
+    r"(?:tablets?|pills?|capsules?|medicines?|medication|meds|painkillers|antidepressants"
+    r"|paracetamol|ibuprofen|aspirin|co codamol|cocodamol|codeine|naproxen|tramadol|morphine"
+    r"|diazepam|sleeping pills|sleeping tablets|insulin|inhaler|puffs)"
+)
 _HARD_TO_ROUSE = (
     r"\b(?:(?:hard|difficult|impossible) to (?:wake|rouse|wake up|keep awake)|(?:can|could)"
     r" (?:barely|hardly|only just) (?:wake|rouse)|barely (?:wake|rouse|wakes|rouses)"
@@ -456,17 +463,12 @@ EMERGENCY_RULES: Sequence[Rule] = (
         # "he eat many tablet", "she swallowed a lot of pills": a quantity eaten or swallowed.
         r"\b(?:eat|ate|eaten|took|taken|swallow|swallowed|drank|drunk)\b (?:\w+ ){0,2}?(?:many"
         r"|lot of|lots of|a lot of|a load of|loads of|all the|all of the|whole|handful of"
-        r"|handfuls of) (?:\w+ ){0,2}?(?:tablet|tablets|pill|pills|medicine|medicines|capsules"
-        # ... or a painkiller or sleeping pill by name (ninth session)
-        r"|paracetamol|ibuprofen|aspirin|co codamol|cocodamol|codeine|naproxen|tramadol|morphine"
-        r"|painkillers|antidepressants|diazepam|sleeping pills|sleeping tablets|insulin)\b",
+        rf"|handfuls of) (?:\w+ ){{0,2}}?{_MEDICINE_TAKEN}\b",
         # More of a medicine than one should (tenth session): "he's had way more of his heart
         # pills than he should", "taking more of her painkillers than the label says", "took
         # extra of his ADHD pills, far more than prescribed" (never "more coffee than I should").
         r"\b(?:took|taken|take|takes|taking|swallowed|had|eaten|ate|used|using|given|gave)\b"
-        r"(?: \w+){0,3}? (?:more|extra)\b(?: \w+){0,5}? (?:tablets?|pills?|capsules?|medicines?"
-        r"|medication|meds|painkillers|insulin|paracetamol|ibuprofen|aspirin|co codamol|codeine"
-        r"|tramadol|morphine|antidepressants|sleeping (?:tablets|pills)|inhaler|puffs)\b"
+        rf"(?: \w+){{0,3}}? (?:more|extra)\b(?: \w+){{0,5}}? {_MEDICINE_TAKEN}\b"
         r".{0,40}\bthan (?:(?:i|he|she|they|we|you|hes|shes|im|theyre|youre) (?:should|was|were|is"
         r"|are|am|meant|supposed|ought|allowed|d|had)|(?:the|my|his|her|their|it) (?:\w+ )?"
         r"(?:says|said|allowed|prescribed|recommended|label|box|packet|leaflet|dose|doctor|gp"
