@@ -83,6 +83,24 @@ _LOST = (
 _NOT_NOW = re.compile(r"\b(?:sick notes?|fit notes?|off sick|sick pay|sick leave)\b")
 _ACUTE = re.compile(rf"\b{_SOMEONE}\b(?: \w+){{0,6}}? (?:{_STATE}|{_LOST})\b")
 _IF = re.compile(r"\b(?:if|in case|when|whenever|whether|what if)$")
+# Running out of, or getting more of, a medicine one takes (tenth session): "my thyroid tablets are
+# running out, who sorts more?", "can I get more of my usual pills sent to a different chemist?".
+# The medicine words in it are no body state ("tablets", "pills" are, for "I've necked my
+# pills"); the rest of the question is still read ("my inhalers are running low and he is
+# wheezing badly" describes a state).
+_MEDICINE_WORDS = (
+    r"(?:tablets|pills|meds|medicines?|medication|inhalers?|insulin|capsules|painkillers"
+    r"|prescription|prescriptions)"
+)
+_SUPPLY = re.compile(
+    rf"\b{_MEDICINE_WORDS} (?:are |is |have |has )?(?:running|nearly run|almost run|nearly"
+    rf"|almost|about to run) (?:out|low)\b"
+    rf"|\b(?:running|run|ran|nearly|almost) (?:out|low) (?:of|on) (?:my|his|her|their|our) "
+    rf"(?:\w+ ){{0,2}}?{_MEDICINE_WORDS}\b"
+    rf"|\b(?:get|getting|order|ordering|request|requesting|collect|collecting|pick up|picking up"
+    rf"|sort|sorts|sorting) (?:\w+ ){{0,2}}?more (?:of )?(?:my|his|her|their|our) (?:\w+ ){{0,2}}?"
+    rf"{_MEDICINE_WORDS}\b"
+)
 
 
 # A request for a service or a facility ("do you run a sleep clinic?", "can someone help her
@@ -114,16 +132,6 @@ _PRACTICAL = re.compile(
     # Asking where a place is (lead): "where will I find reception when I walk in?", "where can
     # a taxi drop my dad off?"; not where a person is ("where is she? she was in the toilet"),
     # nor where help, a first aider or the emergency department is.
-    # Getting more of a medicine one takes (tenth session): "my thyroid tablets are running out,
-    # who sorts more?", "can I get more of my usual pills sent to a different chemist?" (the
-    # medicine words are a body-state word for the net: "I've necked my pills").
-    r"|\b(?:tablets|pills|meds|medicines?|medication|inhalers?|insulin|capsules|prescription"
-    r"|prescriptions) (?:are |is |have |has )?(?:running|nearly run|almost run|nearly|almost"
-    r"|about to run) (?:out|low)\b"
-    r"|\b(?:running|run|ran|nearly|almost) (?:out|low) (?:of|on) (?:my|his|her|their|our) "
-    r"(?:\w+ ){0,2}?(?:tablets|pills|meds|medicines?|medication|inhalers?|insulin|capsules)\b"
-    r"|\b(?:get|getting|order|ordering|request|requesting|collect|collecting|pick up|picking up"
-    r"|sort|sorts|sorting) (?:\w+ ){0,2}?more (?:of )?(?:my|his|her|their|our) "
     r"|\b(?:where|wheres|whereabouts) (?:is|are|can|do|does|should|will|would|shall|abouts)\b"
     r"(?! (?:he|she|they|him|her|them|my|his|our|their)\b)"
     r"(?!.*\b(?:doctor|doctors|nurse|nurses|first aider|first aid|medic|paramedic|defib"
@@ -148,6 +156,7 @@ def _describes_state(text: str) -> bool:
     """``acute_state`` on a question already canonical and neutralised."""
     if _NOT_NOW.search(text) or dated(text):
         return False
+    text = _SUPPLY.sub(" ", text)
     # "if I feel faint after my blood test" asks what happens; it does not describe anyone now.
     return any(not _IF.search(text[: m.start()].rstrip()) for m in _ACUTE.finditer(text))
 

@@ -174,6 +174,9 @@ def test_getting_more_of_a_medicine_is_never_netted_as_a_state(question: str) ->
     [
         "she has necked a load of her pills and won't answer me",
         "my tablets make me dizzy and I'm shaking",
+        # running out of a medicine beside a state said now: the state is still read
+        "my inhalers are running low and he is wheezing badly",
+        "ran out of my heart tablets days ago and now I feel faint and sweaty",
     ],
 )
 def test_a_medicine_taken_is_still_netted_as_a_state(question: str) -> None:
