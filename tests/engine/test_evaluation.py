@@ -305,6 +305,7 @@ def test_bad_conversation_rows_are_refused(
         ("near-meaning-judging.yaml", 40, 0),
         ("safety-judging-8.yaml", 40, 12),
         ("more-medicine-judging.yaml", 10, 4),
+        ("triples-judging.yaml", 0, 10),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -377,6 +378,7 @@ def test_held_out_sets_are_valid_and_apart(
         "near-meaning-judging.yaml",
         "safety-judging-8.yaml",
         "more-medicine-judging.yaml",
+        "triples-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
