@@ -309,6 +309,15 @@ def refers_back(question: str, previous: str | None = None) -> bool:
     return bool(_WEAK_CONNECTIVE.match(text)) or _points_back(text)
 
 
+_PERSON_POINTER_TEXT = "he she him her his hers hes shes they them their theyre"
+_PERSON_POINTERS = frozenset(_PERSON_POINTER_TEXT.split())
+
+
+def _names_a_person(question: str) -> bool:
+    """Whether ``question`` points at a person ("him", "she", "their"), not at a thing."""
+    return any(w in _PERSON_POINTERS for w in _asked(question).split())
+
+
 def refers_back_after_stop(question: str, after_emergency: bool = False) -> bool:
     """True when ``question`` points back at a person or the thing said ("he", "her", "it",
     "that"; not a dummy "it") and names at most ``MAX_TOPIC_WORDS_AFTER_STOP`` topic words of
@@ -355,10 +364,17 @@ def joined_query(
         return None
     recent = list(history)[-MAX_CHAIN:]
     previous = standalone_query(recent[-1].question, recent[:-1], stop)
-    if refers_back(question, previous) or (
-        stop is not None
-        and refers_back_after_stop(question, recent[-1].route is Route.EMERGENCY)
-        and (recent[-1].route is Route.EMERGENCY or stop(previous))
+    after_emergency = recent[-1].route is Route.EMERGENCY
+    if (
+        refers_back(question, previous)
+        or (
+            stop is not None
+            and refers_back_after_stop(question, after_emergency)
+            and (after_emergency or stop(previous))
+        )
+        # Right after the emergency text, a stop question about a person ("is an aspirin a good
+        # idea for him right now?", tenth session) is about the person of the emergency.
+        or (after_emergency and stop is not None and _names_a_person(question) and stop(question))
     ):
         # A line break between them: the same words for the rules, the embedding and the search,
         # and the sentence-level evidence can tell what the follow-up itself asks.

@@ -182,3 +182,48 @@ def test_getting_more_of_a_medicine_is_never_netted_as_a_state(question: str) ->
 def test_a_medicine_taken_is_still_netted_as_a_state(question: str) -> None:
     nearest = {Route.EMERGENCY: NET_STATE_SIMILARITY + 0.1, Route.INFORMATION: 0.9}
     assert net_reason(question, nearest) is not None
+
+
+# -- right after the emergency text, a clinical question about a person -------------------------
+
+
+@pytest.mark.parametrize(
+    ("emergency", "question"),
+    [
+        (
+            "my mum's face has dropped on one side and her arm is weak",
+            "is a dose of her blood thinner sensible at this point?",
+        ),
+        (
+            "she's collapsed in the hallway and is breathing oddly",
+            "is a codeine tablet a good idea for her headache now?",
+        ),
+    ],
+)
+def test_a_clinical_question_about_the_person_right_after_an_emergency_stays_one(
+    emergency: str, question: str
+) -> None:
+    history = (Turn(emergency, "", Route.EMERGENCY),)
+    plan = route_by_rules(question, history)
+    assert plan.follow_up
+    assert plan.decision.route is Route.EMERGENCY
+
+
+@pytest.mark.parametrize(
+    "previous",
+    [
+        # the next patient's own clinical question, about themselves
+        Turn("my mum's face has dropped on one side and her arm is weak", "", Route.EMERGENCY),
+        # a clinical question about a person after an answer that was no emergency
+        Turn("where do I park?", "", Route.INFORMATION),
+    ],
+)
+def test_a_clinical_question_stays_clinical_when_it_is_about_no_emergency(previous: Turn) -> None:
+    question = (
+        "is it safe for me to have the flu jab while pregnant?"
+        if previous.route is Route.EMERGENCY
+        else "can she have a paracetamol for the headache?"
+    )
+    plan = route_by_rules(question, (previous,))
+    assert not plan.follow_up
+    assert plan.decision.route is Route.CLINICAL
