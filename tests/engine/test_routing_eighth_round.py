@@ -64,9 +64,18 @@ def test_practical_questions_with_the_same_words_stay_information(question: str)
             "the CO detector is beeping and dad is confused and being sick",
             "get him out into the fresh air?",
         ),
+        # a question the rules stop on its own, about the person of the emergency
+        (
+            "my mum's face has dropped on one side and her arm is weak",
+            "is a dose of her blood thinner sensible at this point?",
+        ),
+        (
+            "she's collapsed in the hallway and is breathing oddly",
+            "is a codeine tablet a good idea for her headache now?",
+        ),
     ],
 )
-def test_airing_the_room_right_after_an_emergency_stays_an_emergency(
+def test_first_aid_or_a_question_about_the_person_right_after_an_emergency_stays_one(
     emergency: str, question: str
 ) -> None:
     history = (Turn(emergency, "", Route.EMERGENCY),)
@@ -185,28 +194,6 @@ def test_a_medicine_taken_is_still_netted_as_a_state(question: str) -> None:
 
 
 # -- right after the emergency text, a clinical question about a person -------------------------
-
-
-@pytest.mark.parametrize(
-    ("emergency", "question"),
-    [
-        (
-            "my mum's face has dropped on one side and her arm is weak",
-            "is a dose of her blood thinner sensible at this point?",
-        ),
-        (
-            "she's collapsed in the hallway and is breathing oddly",
-            "is a codeine tablet a good idea for her headache now?",
-        ),
-    ],
-)
-def test_a_clinical_question_about_the_person_right_after_an_emergency_stays_one(
-    emergency: str, question: str
-) -> None:
-    history = (Turn(emergency, "", Route.EMERGENCY),)
-    plan = route_by_rules(question, history)
-    assert plan.follow_up
-    assert plan.decision.route is Route.EMERGENCY
 
 
 @pytest.mark.parametrize(
