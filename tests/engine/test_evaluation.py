@@ -306,6 +306,7 @@ def test_bad_conversation_rows_are_refused(
         ("safety-judging-8.yaml", 40, 12),
         ("more-medicine-judging.yaml", 10, 4),
         ("triples-judging.yaml", 0, 10),
+        ("plain-speech-judging.yaml", 70, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -379,6 +380,7 @@ def test_held_out_sets_are_valid_and_apart(
         "safety-judging-8.yaml",
         "more-medicine-judging.yaml",
         "triples-judging.yaml",
+        "plain-speech-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
@@ -450,6 +452,7 @@ def _near(a: str, b: str) -> bool:
         "safety-judging-8.yaml",
         "near-meaning-judging.yaml",
         "more-medicine-judging.yaml",
+        "plain-speech-judging.yaml",
     ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
