@@ -1,6 +1,6 @@
 """A question's words as the documents would write them, for search and for the evidence checks.
 
-Decides five things, deterministically and without a model:
+Decides these things, deterministically and without a model:
 - **Contractions.** "I'm", "isn't", "we've" are written out ("I am", "is not", "we have"), so
   the pieces PostgreSQL's parser would keep ("m", "isn", "ve") never count as question words.
 - **Chat spellings.** "r u open on a sat" is searched as "are you open on a Saturday": whole
@@ -14,16 +14,25 @@ Decides five things, deterministically and without a model:
   from, with the same first letter: "prescripton" is "prescription", but "cafe" is never "care"
   and "chemist" never "chest".
 
+- **Word parts.** A question word the documents never use, that is no English word either and
+  no typo of a document word, is matched by the document word it is made of: a prefix before it
+  ("rebook", "reorder", "overcharged", "prebook": book, order, charged) or an English word
+  before it ("answerphone": phone). The part must be four letters or more ("camper" is never
+  "per").
+- **Idioms.** A few everyday idioms are searched as the plain word the documents write ("what
+  would it set me back" -> cost, "fork out" / "foot the bill" -> pay, "turn up" / "show up" ->
+  arrive). Never a word about the body or a symptom: this is the search's reading only, after
+  routing.
 - **General words.** A word of general English that never names the thing asked about ("pull",
   "past", "speediest"; ``everyday_words.yaml``, ``general``) hardly counts as the question's
   subject when no document uses it: "which buses pull up outside" is about buses, not about
   pulling. The retriever decides how little it weighs, and keeps its full weight in a question
   about health (``retrieval._ABOUT_HEALTH``), which is refused rather than answered.
 
-It must never: drop any other question word (a word the documents do not use still counts
-against every passage, which is how "do you offer botox?" stays unanswered), change a document's
-text, read the database, call a model, or raise on any input. Everything here is a pure function;
-the word lists load once per process.
+It must never: drop any other question word (beyond an idiom's own words; a word the documents do
+not use still counts against every passage, which is how "do you offer botox?" stays unanswered),
+change a document's text, read the database, call a model, or raise on any input. Everything
+here is a pure function; the word lists load once per process.
 """
 
 from __future__ import annotations
@@ -107,13 +116,34 @@ def expand_contractions(text: str) -> str:
     return _SUFFIX.sub(lambda m: _SUFFIXES[m.group(1).lower()], text)
 
 
+# Everyday idioms -> the plain word the documents write for them. Only idioms whose plain word
+# is what they mean wherever they are said ("pick up" is left out: "can my aunt pick up my
+# prescription?" asks who may collect, which "collect" alone would answer wrongly).
+_IDIOMS = tuple(
+    (re.compile(rf"\b{pattern}\b", re.IGNORECASE), words)
+    for pattern, words in (
+        (r"set(?:s|ting)? (?:me|you|us|him|her|them) back", "cost"),
+        (r"(?:fork|forks|forking|shell|shells) out", "pay"),
+        (r"foots? the bill", "pay"),
+        # not "turn up the heating": only a person turning up
+        (
+            r"(?:turn|turns|turning|turned|show|shows|showing|showed) up"
+            r"(?! (?:the|a|an|your|my|his|her|their|our|this|that|it|its)\b)",
+            "arrive",
+        ),
+    )
+)
+
+
 def normalise(question: str) -> str:
-    """The question with contractions written out and chat spellings rewritten as words; every
-    other character kept."""
+    """The question with contractions written out and chat spellings and idioms rewritten as
+    words; every other character kept."""
     chat, _ = _lists()
     text = expand_contractions(question)
     text = _NUMBER_ABBREVIATION.sub(lambda m: f"{m.group(1)} number", text)
     text = _FOUR_FOR.sub(lambda m: f"{m.group(1)} for ", text)
+    for pattern, words in _IDIOMS:
+        text = pattern.sub(words, text)
 
     def rewrite(match: re.Match[str]) -> str:
         word = match.group(0)
@@ -208,3 +238,40 @@ def by_initial(words: Iterable[tuple[str, int]]) -> dict[str, dict[str, int]]:
     for word, frequency in words:
         grouped.setdefault(word[:1], {})[word] = frequency
     return grouped
+
+
+# Prefixes a word the documents never use may carry before a document word ("rebook",
+# "reorder", "overcharged", "prebook", "upstairs"); the part after one must be this long.
+_PREFIXES = ("over", "under", "pre", "re", "out", "up", "down")
+PART_LETTERS = 4
+
+
+def word_part(
+    stem: str, vocabulary: Mapping[str, Mapping[str, int]]
+) -> tuple[str | None, Mapping[str, int]]:
+    """The document stem that ``stem`` is made of, with the vocabulary group (``by_initial``)
+    it is in, or ``(None, {})``. ``stem`` is a question word's that no chunk holds and that is
+    no English word (the caller checks both, as for a typo): a prefix and a document word
+    ("overcharg" -> "charg"), else an English word and a document word ("answerphon" ->
+    "phone"; the longest such first part wins). Document stems ending in "e" count without it,
+    as the stemmer drops it at the end of a longer word."""
+
+    def known(part: str) -> tuple[str | None, Mapping[str, int]]:
+        group = vocabulary.get(part[:1], {})
+        for candidate in (part, part + "e"):
+            if candidate in group:
+                return candidate, group
+        return None, {}
+
+    for prefix in _PREFIXES:
+        if stem.startswith(prefix) and len(stem) - len(prefix) >= PART_LETTERS:
+            found = known(stem[len(prefix) :])
+            if found[0] is not None:
+                return found
+    english = _english() or frozenset()
+    for cut in range(len(stem) - PART_LETTERS, 2, -1):
+        if stem[:cut] in english:
+            found = known(stem[cut:])
+            if found[0] is not None:
+                return found
+    return None, {}

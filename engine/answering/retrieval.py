@@ -53,6 +53,7 @@ from engine.answering.query_words import (
     normalise,
     synonym_stems,
     typo_limit,
+    word_part,
 )
 from engine.ops.db import Database, fetch_rows, vector_literal
 from engine.ops.settings import Settings
@@ -539,7 +540,8 @@ class Retriever:
         question_text: str = "",
     ) -> tuple[dict[str, set[str]], dict[str, float]]:
         """Each question lexeme -> the lexemes that count as it in a passage (itself, its
-        everyday-word synonyms, and, for a word no chunk holds, the chunk word it is a typo of),
+        everyday-word synonyms, and, for a word no chunk holds, the chunk word it is a typo of
+        or, failing that, made of: ``query_words.word_part``),
         and its IDF weight (its own; for a word no chunk holds, that of its commonest match).
         ``question_text`` is read only when a general word no chunk holds is asked: whether the
         question is about health (``_ABOUT_HEALTH``) decides what that word weighs."""
@@ -561,6 +563,11 @@ class Retriever:
                 if fixed is not None:
                     groups[lex].add(fixed)
                     doc_freq[fixed] = near[fixed]
+                    continue
+                part, group = word_part(lex, vocabulary)
+                if part is not None:
+                    groups[lex].add(part)
+                    doc_freq[part] = group[part]
         weights = {}
         light = general_stems(_pg_stem)
         about_health: bool | None = None  # the regex runs only when its answer is needed

@@ -443,6 +443,37 @@ def test_general_words_around_an_unknown_thing_still_get_the_refusal(
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
+        # A word no document uses, made of a prefix or an English word and a document word
+        # (query_words.word_part), and idioms said as the plain word (query_words.normalise).
+        ("I have been undercharged, who should I call", "020 7946 0140"),
+        ("what number is the results answerphone on", "020 7946 0123"),
+        ("can I rebook my blood test on the app", "NHS App"),
+        ("who foots the bill for the interpreter", "Interpreting is free"),
+    ],
+)
+def test_word_parts_and_idioms_are_answered(clinic: Clinic, question: str, expected: str) -> None:
+    assert_answered_with(clinic, question, expected)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # The same word parts and idioms around things no document mentions: still the refusal.
+        "what will a cashpoint withdrawal set me back round here",
+        "who foots the bill for a taxi home",
+        "can I prebook a wheelchair taxi through you",
+        "can you turn up the heating in the waiting room?",
+    ],
+)
+def test_word_parts_and_idioms_around_an_unknown_thing_still_get_the_refusal(
+    clinic: Clinic, question: str
+) -> None:
+    assert_refused_without_a_model(clinic, question)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
         # A relative is what the documents call "family" or "a relative"; a language name is a
         # "language" an "interpreter" works in (everyday_words.yaml synonyms).
         ("my auntie only speaks Somali, can somebody translate for her", "interpret"),

@@ -17,6 +17,7 @@ from engine.answering.query_words import (
     normalise,
     synonym_stems,
     within_edits,
+    word_part,
 )
 from engine.safety import lexicon, rules
 
@@ -75,6 +76,33 @@ def test_only_a_word_that_is_not_english_may_be_a_typo() -> None:
     assert not may_be_typo("chemist")  # a real word: never respelt into "chest"
     assert not may_be_typo("cafe") and not may_be_typo("shower")
     assert not may_be_typo("loo") and not may_be_typo("b12")
+
+
+def test_everyday_idioms_are_searched_as_the_plain_word() -> None:
+    assert normalise("what will the x-ray set me back") == "what will the x-ray cost"
+    assert normalise("do I have to fork out for parking") == "do I have to pay for parking"
+    assert normalise("who foots the bill if it is cancelled") == "who pay if it is cancelled"
+    assert normalise("what if I turn up late") == "what if I arrive late"
+    assert normalise("the courier never showed up") == "the courier never arrive"
+    # Not those idioms: the words stay as they are.
+    assert normalise("can you turn up the heating") == "can you turn up the heating"
+    assert normalise("my scan was set back a week") == "my scan was set back a week"
+
+
+def test_a_word_made_of_a_prefix_or_a_compound_is_matched_by_its_document_part() -> None:
+    vocabulary = by_initial(
+        [("book", 9), ("charg", 4), ("phone", 6), ("order", 3), ("stair", 1), ("per", 5)]
+    )
+    assert word_part("rebook", vocabulary)[0] == "book"
+    assert word_part("prebook", vocabulary)[0] == "book"
+    assert word_part("overcharg", vocabulary)[0] == "charg"
+    assert word_part("reorder", vocabulary)[0] == "order"
+    assert word_part("downstair", vocabulary)[0] == "stair"
+    assert word_part("answerphon", vocabulary) == ("phone", vocabulary["p"])
+    # The part must be four letters or more, and a compound's first part an English word.
+    assert word_part("camper", vocabulary) == (None, {})
+    assert word_part("xqzbook", vocabulary) == (None, {})
+    assert word_part("botox", vocabulary) == (None, {})
 
 
 def test_the_most_frequent_of_equally_close_words_wins() -> None:
