@@ -166,31 +166,25 @@ def test_saying_one_will_take_all_ones_pills_is_an_emergency(question: str) -> N
 
 
 @pytest.mark.parametrize(
-    "question",
+    ("question", "netted"),
     [
-        "my water tablets have nearly run out, who can help?",
-        "I'm running low on my blood pressure tablets, can you sort it?",
-        "how do I order more of my pain pills?",
-    ],
-)
-def test_getting_more_of_a_medicine_is_never_netted_as_a_state(question: str) -> None:
-    nearest = {Route.EMERGENCY: NET_STATE_SIMILARITY + 0.1, Route.INFORMATION: 0.9}
-    assert net_reason(question, nearest) is None
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "she has necked a load of her pills and won't answer me",
-        "my tablets make me dizzy and I'm shaking",
+        # getting more of a medicine is never netted as a state
+        ("my water tablets have nearly run out, who can help?", False),
+        ("I'm running low on my blood pressure tablets, can you sort it?", False),
+        ("how do I order more of my pain pills?", False),
+        # a medicine taken is still netted as a state
+        ("she has necked a load of her pills and won't answer me", True),
+        ("my tablets make me dizzy and I'm shaking", True),
         # running out of a medicine beside a state said now: the state is still read
-        "my inhalers are running low and he is wheezing badly",
-        "ran out of my heart tablets days ago and now I feel faint and sweaty",
+        ("my inhalers are running low and he is wheezing badly", True),
+        ("ran out of my heart tablets days ago and now I feel faint and sweaty", True),
     ],
 )
-def test_a_medicine_taken_is_still_netted_as_a_state(question: str) -> None:
+def test_the_net_reads_a_state_beside_a_medicine_but_not_getting_more_of_it(
+    question: str, netted: bool
+) -> None:
     nearest = {Route.EMERGENCY: NET_STATE_SIMILARITY + 0.1, Route.INFORMATION: 0.9}
-    assert net_reason(question, nearest) is not None
+    assert (net_reason(question, nearest) is not None) is netted
 
 
 # -- right after the emergency text, a clinical question about a person -------------------------
