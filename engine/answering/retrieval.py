@@ -564,10 +564,10 @@ class Retriever:
                     groups[lex].add(fixed)
                     doc_freq[fixed] = near[fixed]
                     continue
-                part, group = word_part(lex, vocabulary)
+                part, holding = word_part(lex, vocabulary)
                 if part is not None:
                     groups[lex].add(part)
-                    doc_freq[part] = group[part]
+                    doc_freq[part] = holding[part]
         weights = {}
         light = general_stems(_pg_stem)
         about_health: bool | None = None  # the regex runs only when its answer is needed
