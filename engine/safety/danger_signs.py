@@ -140,11 +140,20 @@ _INSULIN_TWICE = (
     r"|two lots of|too much|extra|the wrong)\b.{0,20}\binsulin\b|\binsulin\b.{0,40}\b(?:twice by"
     r"|by mistake|by accident|two times by)\b"
 )
-_BURN = r"\b(?:scald\w*|burn|burns|burnt|burned|boiling|kettle|chip pan|hot fat|hot oil)\b"
+# What burns or scalds (the ninth round added hot drinks, an oven, a hob, a bonfire, a
+# barbecue and bath water too hot) and how a bad burn looks (it added skin peeling, coming away,
+# red raw or leathery, and blistering said of the burn, not a small blister).
+_BURN = (
+    r"\b(?:scald\w*|burn|burns|burnt|burned|boiling|kettle|chip pan|hot fat|hot oil|hot water"
+    r"|hot drink|hot tea|hot coffee|cup of tea|mug of tea|cup of coffee|oven|hob|stove"
+    r"|bonfire|barbecue|bbq|too hot|far too hot)\b"
+)
 _BURN_BAD = (
     r"\b(?:gone white|turned white|white and|blister\w* (?:all over|everywhere)|charred|whole"
     r" (?:arm|forearm|leg|chest|back|hand|face|side)|all over (?:his|her|my|their) (?:\w+ )?"
-    r"(?:arm|leg|chest|back|body|face))\b"
+    r"(?:arm|leg|chest|back|body|face)|skin (?:is |looks |has |went |gone )?(?:\w+ )?(?:peeling"
+    r"|coming off|came off|coming away|red raw|raw|leathery)|(?<!small )(?<!tiny )(?<!little )"
+    r"(?:blistered|blistering))\b"
 )
 _CHEMO = r"\b(?:chemo|chemotherapy)\b"
 # A blood sugar under 3.5 ("my sugar is 2.1": the decimal point is a space in canonical text).

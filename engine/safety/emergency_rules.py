@@ -90,6 +90,41 @@ _SUBSTANCE = (
 )
 # What is taken too much of: a medicine, a painkiller or sleeping pill by name (the overdose rule's
 # quantity eaten and "more ... than one should").
+# A household product a child or anyone may take by mouth (the poisoning rule), and the ways it is
+# taken; the ninth round added biting, sucking, getting hold of a product and more products.
+_HOUSEHOLD = (
+    r"(?:bleach|detergent|washing up liquid|washing liquid|cleaning \w+|cleaner|battery|batteries"
+    r"|antifreeze|chemical|chemicals|weed killer|weedkiller|pesticide|magnet|magnets|(?:laundry"
+    r"|washing|washing machine|dishwasher) (?:pods?|capsules?|tablets?|liquid|powder)"
+    r"|fabric softener|softener|white spirit|paraffin|nail polish remover|vape liquid"
+    r"|liquid nicotine|e liquid|descaler|unblocker|disinfectant|dettol|lighter fluid|petrol"
+    r"|screenwash|rat poison|slug pellets)"
+)
+_PRODUCT_TAKEN = (
+    r"(?:swallowed|drank|drunk|ate|eaten|licked|chewed|swallow|drinking|swallowing|bit|bitten"
+    r"|bit into|sucked|sucking|sucked on|got hold of|got into|got at|been at|had some|has some"
+    r"|swigged|sipped|gulped)"
+)
+# What harms an eye splashed into it or onto the face (acute signs; the ninth round added products
+# and a person named before the eye: "into my son's eyes").
+_EYE_CHEMICAL = (
+    r"(?:bleach|cleaner|chemical|chemicals|acid|oven cleaner|ammonia|caustic|lime|cement"
+    r"|superglue|descaler|unblocker|drain cleaner|disinfectant|detergent|dishwasher \w+"
+    r"|washing \w+|hair dye|nail polish remover|petrol|white spirit|lighter fluid|pepper spray"
+    r"|cs gas)"
+)
+# What scalds or burns a person, and where (the burns rule, ninth round).
+_HOT_THING = (
+    r"(?:boiling (?:\w+ )?water|boiling|hot water|hot fat|hot oil|chip pan|hot drink|hot tea"
+    r"|hot coffee|cup of tea|mug of tea|cup of coffee|mug of coffee|teapot|kettle|saucepan|pan"
+    r"|hot soup|soup|steam|iron|oven|hob|stove|bonfire|barbecue|bbq"
+    r"|fire(?! exit| exits| alarm| alarms| door| doors| drill| escape| safety| extinguisher"
+    r"| brigade| service| station| assembly))"
+)
+_BURNT_PLACE = (
+    r"(?:face|chest|arm|arms|leg|legs|hand|hands|head|body|neck|feet|foot|fingers|tummy"
+    r"|belly|lap|thigh|thighs|skin)"
+)
 _MEDICINE_TAKEN = (
     r"(?:tablets?|pills?|capsules?|medicines?|medication|meds|painkillers|antidepressants"
     r"|paracetamol|ibuprofen|aspirin|co codamol|cocodamol|codeine|naproxen|tramadol|morphine"
@@ -482,11 +517,11 @@ EMERGENCY_RULES: Sequence[Rule] = (
     rule(
         "poisoning",
         r"(?<!food )\bpoison(?:ed|ing|ous)?\b|\bcarbon monoxide\b",
-        r"\b(?:swallowed|drank|drunk|ate|eaten|licked|chewed|swallow|drinking|swallowing)\b"
-        r"(?: \w+){0,3}? (?:bleach|detergent|washing up liquid|washing liquid|cleaning|cleaner"
-        r"|battery|batteries|antifreeze|chemical|chemicals|weed killer|pesticide|magnet|magnets"
-        r"|laundry pod|laundry pods|laundry capsule|dishwasher tablet|white spirit|paraffin"
-        r"|nail polish remover|vape liquid|liquid nicotine|e liquid)\b",
+        rf"\b{_PRODUCT_TAKEN}\b(?: \w+){{0,5}}? {_HOUSEHOLD}\b",
+        # A household product in or round the mouth, or something from under the sink (ninth
+        # round): "had some toilet cleaner round his mouth", "drank something from under the sink".
+        rf"\b{_HOUSEHOLD}\b.{{0,40}}\b(?:in|round|around|on) (?:his|her|their|my) (?:mouth|lips)\b",
+        rf"\b{_PRODUCT_TAKEN}\b.{{0,30}}\bfrom under the (?:kitchen )?sink\b",
         # A button battery or a magnet swallowed or missing from a child's mouth (hsafe5):
         # "gulped down two ball magnets", "had a watch battery in his mouth and now it's gone".
         r"\b(?:swallowed|swallow|swallowing|gulped|gulp|ate|eaten|eat|chewed|had|put|popped"
@@ -511,6 +546,18 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:burnt|burned|scalded)\b.{0,50}\b(?:very bad|really bad|so bad"
         r"|very badly|really badly|very deep|very big|huge)\b",
         r"\bon fire\b|\belectric shock\b|\belectrocuted\b",
+        # Hot liquid or fat over a person, or a child scalded or burnt (ninth round): "hot water
+        # went all down his chest", "pulled a cup of tea off the table onto herself", "my toddler
+        # has scalded his hand". A burn with its skin signs is a danger-sign combination
+        # (engine.safety.danger_signs: burn + burn_bad).
+        rf"\b{_HOT_THING}\b.{{0,50}}\b(?:(?:over|onto|on to|down) (?:him|her|them|me|himself"
+        r"|herself|themselves|myself|(?:the|my|his|her|their|our) (?:baby|son|daughter|toddler"
+        rf"|little one))|(?:over|onto|on to|down|on|into|in) (?:his|her|my|their|the) (?:\w+ )?"
+        rf"{_BURNT_PLACE})\b",
+        rf"\b{CHILD}\b.{{0,60}}\b(?:scalded|burnt|burned|scald|scalds|burns|burn)\b (?:himself"
+        rf"|herself|themselves|(?:his|her|their) (?:\w+ )?{_BURNT_PLACE})\b",
+        rf"\b{CHILD}\b.{{0,40}}\b(?:got|has been|been|was|is) (?:badly )?(?:scalded|burnt"
+        r"|burned)\b",
     ),
     rule(
         "self_harm",
@@ -614,10 +661,11 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|of (?:my|his|her|their) life|(?:i|he|she|theyve|ive|hes|shes) (?:\w+ )?(?:ever|had))\b",
         r"\b(?:breathed|breathing|inhaled|inhaling|swallowed|breathe) (?:in )?(?:\w+ ){0,2}?"
         r"(?:smoke|fumes|chlorine|gas|chemicals?|ammonia)\b|\bsmoke inhalation\b",
-        r"\b(?:bleach|cleaner|chemical|chemicals|acid|oven cleaner|ammonia|caustic|lime|cement"
-        r"|superglue) (?:\w+ ){0,5}?(?:in|into) (?:his|her|my|their|the|both) eyes?\b",
-        r"\b(?:eye|eyes) (?:\w+ ){0,5}?(?:bleach|oven cleaner|chemical|chemicals|acid|caustic"
-        r"|ammonia)\b",
+        rf"\b{_EYE_CHEMICAL} (?:\w+ ){{0,5}}?(?:in|into|on|over|up into) (?:his|her|my|their|the"
+        r"|both)(?: \w+)? (?:eye|eyes|face)\b",
+        rf"\b(?:eye|eyes) (?:\w+ ){{0,5}}?{_EYE_CHEMICAL}\b",
+        rf"\b(?:eye|eyes)\b.{{0,40}}\b(?:burning|burn|burns|stinging|stings|streaming|cant see"
+        rf"|cannot see|cant open)\b.{{0,40}}\b{_EYE_CHEMICAL}\b",
         r"\bbone (?:is |was )?(?:sticking|poking|come|coming) (?:out|through)\b"
         r"|\b(?:see|seeing|showing|exposed|visible) (?:the |his |her |a )?bone\b",
         r"\b(?:fell|fallen|went) (?:through|into) (?:the )?(?:ice|icy water|frozen)\b"
@@ -636,6 +684,16 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\btesticle\w* (?:\w+ ){0,3}?(?:agony|severe pain|really painful|swollen|twisted)\b",
         r"\b(?:bit|bitten|cut|slashed|gashed) (?:\w+ ){0,4}?(?:and )?(?:its |it is |he is"
         r" |she is )?(?:pouring|gushing|spurting|pumping)\b",
+        # A blow or something flying into an eye, and sight lost (ninth round): "his eye got hit
+        # by a football and he can't see out of it", "a stone flew into her eye ... can't see".
+        r"\b(?:(?:eye|eyes)\b.{0,30}\b(?:hit|struck|poked|punched|smacked|scratched|cut)"
+        r"|(?:hit|struck|poked|punched|smacked|flew|flown|shot|went|scratched|cut) (?:\w+ ){0,4}?"
+        r"(?:in|into|on)? ?(?:his|her|my|their|the|both) (?:\w+ )?eyes?)\b.{0,60}\b(?:cant|cannot"
+        r"|can not|couldnt|unable to|not able to) see\b",
+        # A firework or a battery going off in a hand or a face (ninth round).
+        r"\b(?:firework|fireworks|banger|bangers|sparkler|rocket|vape|battery|lighter|aerosol"
+        r"|can)\b.{0,40}\b(?:exploded|blew up|went off|burst)\b.{0,20}\b(?:in|into|on) (?:his|her"
+        r"|my|their|the)(?: \w+)? (?:hand|hands|face|eye|eyes|fingers)\b",
     ),
     rule(
         "explicit_emergency",

@@ -105,12 +105,20 @@ TESTS = (
 )
 # A duration, not a quantity of medicine: "how many days before my omeprazole runs out".
 _DURATION = r"(?!(?:more )?(?:days|weeks|months|working days|hours)\b)"
+# "a cold" the illness, not a cold drink, a cold pack or a cold room ("can I get a cold drink?"
+# was read as asking about catching a cold).
+_A_COLD = (
+    "a cold(?! drink| drinks| water| juice| bottle| glass| cup| snack| pack| compress"
+    "| flannel| room| spell| snap)"
+)
 SYMPTOMS = alt(
     "rash,rashes,fever,temperature,high temperature,headache,headaches,migraine,migraines,"
     "cough,coughing,sore throat,vomiting,being sick,been sick,throwing up,diarrhoea,diarrhea,"
     "dizzy,dizziness,lightheaded,light headed,lump,lumps,pain,pains,painful,ache,aches,aching,"
     "hurts,hurting,sore,swollen,swelling,itchy,itching,itch,infection,infected,bruise,bruises,"
-    "bruising,nausea,nauseous,feel sick,feeling sick,spots,a cold,flu,covid,discharge,"
+    "bruising,nausea,nauseous,feel sick,feeling sick,spots,"
+    f"{_A_COLD},"
+    "flu,covid,discharge,"
     "blood in,tired all the time,fatigue,exhausted,palpitations,numb,numbness,tingling,"
     "cramps,cramping,bleeding,constipated,constipation,burning,stinging,blister,blisters,"
     "mole,moles,wheezing,wheezy,shortness of breath,insomnia,cant sleep,anxious,anxiety,"
@@ -123,7 +131,9 @@ SYMPTOMS = alt(
     "nosebleeds,nose bleed,nose bleeds"
 )
 CONDITIONS = alt(
-    "cancer,diabetes,covid,corona,flu,influenza,a cold,uti,an infection,infection,sepsis,"
+    "cancer,diabetes,covid,corona,flu,influenza,"
+    f"{_A_COLD},"
+    "uti,an infection,infection,sepsis,"
     "asthma,copd,arthritis,gout,depression,anxiety,adhd,autism,dementia,alzheimers,"
     "thyroid problem,anaemia,anemia,a virus,virus,a bug,chlamydia,gonorrhoea,herpes,hiv,std,"
     "an std,sti,an sti,thrush,shingles,chickenpox,measles,mumps,glandular fever,tonsillitis,"

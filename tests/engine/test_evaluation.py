@@ -307,6 +307,7 @@ def test_bad_conversation_rows_are_refused(
         ("more-medicine-judging.yaml", 10, 4),
         ("triples-judging.yaml", 0, 10),
         ("plain-speech-judging.yaml", 70, 0),
+        ("safety-judging-9.yaml", 30, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -381,6 +382,7 @@ def test_held_out_sets_are_valid_and_apart(
         "more-medicine-judging.yaml",
         "triples-judging.yaml",
         "plain-speech-judging.yaml",
+        "safety-judging-9.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
@@ -453,6 +455,7 @@ def _near(a: str, b: str) -> bool:
         "near-meaning-judging.yaml",
         "more-medicine-judging.yaml",
         "plain-speech-judging.yaml",
+        "safety-judging-9.yaml",
     ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
