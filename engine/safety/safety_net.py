@@ -102,6 +102,16 @@ _SUPPLY = re.compile(
     rf"{_MEDICINE_WORDS}\b"
 )
 
+# A body-state word that names a thing or a service, not anyone's state (eleventh session): "can
+# I get a hot drink anywhere inside?", "can I get my eyes tested for new glasses here?". Taken out
+# before the state words are read, as the supply phrase is; the rest of the question is still
+# read ("a hot drink for him, he's gone pale and clammy" describes a state).
+_THING = re.compile(
+    r"\b(?:hot|cold|warm) (?:drinks?|water|tea|teas|coffee|coffees|chocolate|food|meal|snacks?"
+    r"|cups?|brew|tap|taps|bottle)\b"
+    r"|\b(?:eye|eyes|hearing|ear|ears|sight|eyesight) (?:tests?|tested|testing|checks?|checked"
+    r"|examined|exams?|drops|appointment|appointments|clinic|test done|checked over)\b"
+)
 
 # A request for a service or a facility ("do you run a sleep clinic?", "can someone help her
 # with the check-in screen?", "is there a quiet corner?"): the body words in it set the scene.
@@ -156,7 +166,7 @@ def _describes_state(text: str) -> bool:
     """``acute_state`` on a question already canonical and neutralised."""
     if _NOT_NOW.search(text) or dated(text):
         return False
-    text = _SUPPLY.sub(" ", text)
+    text = _THING.sub(" ", _SUPPLY.sub(" ", text))
     # "if I feel faint after my blood test" asks what happens; it does not describe anyone now.
     return any(not _IF.search(text[: m.start()].rstrip()) for m in _ACUTE.finditer(text))
 

@@ -14,6 +14,7 @@ import pytest
 
 from engine.events import Route
 from engine.safety import route_question
+from engine.safety.safety_net import NET_STATE_SIMILARITY, net_reason
 
 
 @pytest.mark.parametrize(
@@ -89,3 +90,22 @@ def test_the_same_words_in_practical_questions_are_no_emergency(question: str) -
 def test_a_cold_and_a_small_burn_are_still_clinical(question: str) -> None:
     decision = route_question(question)
     assert decision.route is Route.CLINICAL, decision.reason
+
+
+@pytest.mark.parametrize(
+    ("question", "netted"),
+    [
+        # A body-state word naming a thing or a service is no state (safety_net._THING) ...
+        ("can I get a cup of hot tea in the waiting room", False),
+        ("can I get my eyes tested for new glasses here?", False),
+        ("I'd like my hearing checked, can I get that done today?", False),
+        ("can I get a warm drink, I've been waiting an hour", False),
+        # ... and the rest of the question is still read.
+        ("can I get him a hot drink, he's gone pale and clammy", True),
+        ("my eyes went blurry and my face feels numb, can I get my eyes checked?", True),
+        ("I'm freezing cold and shaking, can I get a hot drink?", True),
+    ],
+)
+def test_the_net_reads_no_state_in_a_hot_drink_or_an_eye_test(question: str, netted: bool) -> None:
+    nearest = {Route.EMERGENCY: NET_STATE_SIMILARITY + 0.1, Route.INFORMATION: 0.9}
+    assert (net_reason(question, nearest) is not None) is netted
