@@ -3,7 +3,7 @@ clinic does something, on the real engine: one kiosk session per size and story,
 real pointer click through the X server.
 
     .venv/bin/python scripts/kiosk_situation_screenshots.py DATA_DIR [--size 1366x768]
-        [--story situation|visit|first-aid|fumes]
+        [--story situation|visit|first-aid|fumes|things]
 
 DATA_DIR is a data folder with the sample knowledge ingested (extractive answers). At each of the
 five sizes (its own Xvfb with matchbox-window-manager, as scripts/kiosk_long_answer_screenshots.py
@@ -39,6 +39,15 @@ does) the patient types on the on-screen keys, in one session.
    it was "I don't know"),
 3. "is 38.4 a fever for a grown man?" (a question of its own about a reading: the clinical
    referral; it was the emergency text, from the safety net).
+
+``things`` (eleventh session):
+
+1. "can I get a hot drink anywhere inside?" (a hot drink is a thing, not anyone's state: "I don't
+   know"; it was the emergency text, from the safety net),
+2. "can I get my eyes tested for new glasses here?" (an eye test is a service: "I don't know"; it
+   was the emergency text),
+3. "the baby got hold of a washing machine capsule and bit it" (the emergency text, now from the
+   rules themselves).
 
 The screen after each answer is docs/screenshots/kiosk-<W>x<H>-<story>-<n>.png. Needs
 ``apt-get install xvfb matchbox-window-manager xdotool``.
@@ -77,6 +86,11 @@ STORIES = {
         "the gas alarm is going off and my wife has passed out",
         "open a window?",
         "is 38.4 a fever for a grown man?",
+    ),
+    "things": (
+        "can I get a hot drink anywhere inside?",
+        "can I get my eyes tested for new glasses here?",
+        "the baby got hold of a washing machine capsule and bit it",
     ),
 }
 
