@@ -621,6 +621,54 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|appointment|sale|offer)\b)",
         r"\blast day (?:on earth|alive|of my life)\b|\bnobody will see me again\b|\b(?:the"
         r" )?last (?:day|time) anyone (?:will|ll) see me\b",
+        # Tenth round (eleventh session): the means gathered or the method named, a place to
+        # jump from, ending it said after having had enough, no future, a burden, a wish to
+        # sleep for ever, cutting one's arms. "I've got the rope", "stockpiling my tablets", "how
+        # many of my pills it would take", "stepping in front of a train", "had enough of
+        # everything and I'm going to finish it", "I don't see a future for myself".
+        r"\b(?:ive|i have|i got|ive got|i bought|ive bought|bought|got hold of|found|he has|hes got"
+        r"|she has|shes got|theyve got) (?:a |the |some |(?:my|his|her) )?(?:rope|noose|blade"
+        r"|razor blades?)\b(?! (?:barrier|barriers|access|ladder|swing|light|lights))",
+        r"\b(?:stockpil\w*|hoard\w*|stash\w*|sav(?:ed|ing) up|collect(?:ed|ing) up)\b(?: \w+){0,5}?"
+        rf" {_MEDICINE_TAKEN}\b",
+        rf"\b{_MEDICINE_TAKEN}\b (?:\w+ ){{0,3}}?(?:lined up|laid out|counted out|out in front of"
+        r" (?:me|him|her))\b",
+        rf"\bhow many (?:\w+ ){{0,3}}?{_MEDICINE_TAKEN}\b (?:\w+ ){{0,2}}?(?:(?:would it take|it"
+        r" would take|would take)\b(?! to (?!kill|die|end|overdose|finish))|to (?:kill|die|end"
+        r"|overdose|finish))\b",
+        r"\b(?:looked|looking|look|searched|searching|googled|googling|researched|researching)"
+        r" (?:up )?(?:\w+ ){0,3}?(?:how to (?:die|kill|end|hang|overdose)|ways? to (?:die|kill"
+        r"|end it|go)|quickest way to (?:die|go|end))\b",
+        r"\b(?:jump|jumps|jumping|jumped|throw|throws|throwing|threw) (?:myself |himself |herself"
+        r"|themselves )?(?:off|from) (?:the |a |that )?(?:top of (?:the |a )?)?(?:\w+ ){0,2}?"
+        r"(?:bridge|building|roof|car park|multi storey|cliff|tower|balcony|window|ledge|flats)\b",
+        r"\b(?:jump|jumps|jumping|jumped|throw|throws|throwing|threw|step|steps|stepping|stepped"
+        r"|walk|walking|lie|lying) (?:myself |himself |herself |themselves )?(?:in front of|under)"
+        r" (?:a |the |an )?(?:train|bus|lorry|truck|car|tube|van)\b",
+        r"\b(?:on|up on|stood on|standing on|sat on|sitting on) (?:the |a )?(?:\w+ )?(?:roof|ledge"
+        r"|edge|bridge|parapet|balcony)\b.{0,40}\b(?:jump|end it|die|let go)\b",
+        r"\b(?:walk|walking|swim|swimming) (?:out )?into the (?:sea|river|canal|lake|water)\b"
+        r".{0,40}\b(?:not come back|never come back|not coming back|and die|end it|drown)\b",
+        r"\b(?:had enough|had it with|cant do this|cannot do this|cant cope|cant take (?:it|this)"
+        r"|fed up|tired of it all)\b.{0,60}\b(?:finish|end|ending|finishing) (?:it|things"
+        r"|everything|myself)\b",
+        r"\b(?:finish|end) (?:it|things|everything|myself) (?:for good|once and for all)\b",
+        r"\bwhats? (?:is )?the point (?:of|in) (?:anything|it all|life|living|going on|carrying on"
+        r"|me|any of it)\b",
+        r"\b(?:dont|do not|cant|cannot|can not) see (?:a|any) (?:future|way forward|way out"
+        r"|reason to (?:live|go on|carry on))\b|\bno future for (?:me|myself|him|her)\b",
+        r"\b(?:im|i am|i feel|feel like|ive become|becoming|shes|hes|she is|he is|being|feels"
+        r" like) (?:like )?(?:a|such a|just a) burden\b",
+        r"\b(?:better|better off|happier|relieved|easier) if (?:i|he|she) (?:just )?(?:wasnt"
+        r"|was not|werent|were not) (?:around|here|alive)\b|\b(?:better off|happier|relieved"
+        r"|easier) if (?:i|he|she) (?:died|was dead|were dead|was gone|disappeared)\b",
+        r"\b(?:no one|nobody|noone) would (?:even )?(?:notice|miss|care)\b.{0,30}\b(?:if|when)"
+        r" (?:i|he|she) (?:was gone|were gone|disappeared|died|wasnt here|went)\b",
+        r"\b(?:want|wants|wish|wishes|rather) (?:to )?(?:just )?(?:go to )?sleep"
+        r" (?:forever|for ever|and never wake up)\b|\bnever (?:to )?wake up again\b",
+        r"\b(?:cutting|cut|cuts|slicing|sliced|slashing|slashed|scratching) (?:at )?(?:her|his|my"
+        r"|their) (?:own )?(?:arms?|wrists?|legs|thighs|skin)\b(?! (?:on|while|by accident"
+        r"|accidentally|opening|cooking)\b)",
     ),
     rule(
         "child_unwell",

@@ -308,6 +308,7 @@ def test_bad_conversation_rows_are_refused(
         ("triples-judging.yaml", 0, 10),
         ("plain-speech-judging.yaml", 70, 0),
         ("safety-judging-9.yaml", 30, 0),
+        ("safety-judging-10.yaml", 20, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -383,6 +384,7 @@ def test_held_out_sets_are_valid_and_apart(
         "triples-judging.yaml",
         "plain-speech-judging.yaml",
         "safety-judging-9.yaml",
+        "safety-judging-10.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
@@ -456,6 +458,7 @@ def _near(a: str, b: str) -> bool:
         "more-medicine-judging.yaml",
         "plain-speech-judging.yaml",
         "safety-judging-9.yaml",
+        "safety-judging-10.yaml",
     ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
