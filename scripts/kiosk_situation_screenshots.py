@@ -3,7 +3,7 @@ clinic does something, on the real engine: one kiosk session per size and story,
 real pointer click through the X server.
 
     .venv/bin/python scripts/kiosk_situation_screenshots.py DATA_DIR [--size 1366x768]
-        [--story situation|visit|first-aid|fumes|things]
+        [--story situation|visit|first-aid|fumes|things|ending]
 
 DATA_DIR is a data folder with the sample knowledge ingested (extractive answers). At each of the
 five sizes (its own Xvfb with matchbox-window-manager, as scripts/kiosk_long_answer_screenshots.py
@@ -49,6 +49,15 @@ does) the patient types on the on-screen keys, in one session.
 3. "the baby got hold of a washing machine capsule and bit it" (the emergency text, now from the
    rules themselves).
 
+``ending`` (eleventh session):
+
+1. "I've had enough of everything and I'm going to finish it" (the emergency text, with the
+   Samaritans line; it was answered with the bowel preparation sentence "finish it within 15
+   minutes"),
+2. "which buses stop outside?" (the next question, of its own: the bus routes),
+3. "can I hop off the bus right outside the clinic?" (the bus routes again, never the emergency
+   text).
+
 The screen after each answer is docs/screenshots/kiosk-<W>x<H>-<story>-<n>.png. Needs
 ``apt-get install xvfb matchbox-window-manager xdotool``.
 """
@@ -91,6 +100,11 @@ STORIES = {
         "can I get a hot drink anywhere inside?",
         "can I get my eyes tested for new glasses here?",
         "the baby got hold of a washing machine capsule and bit it",
+    ),
+    "ending": (
+        "I've had enough of everything and I'm going to finish it",
+        "which buses stop outside?",
+        "can I hop off the bus right outside the clinic?",
     ),
 }
 
