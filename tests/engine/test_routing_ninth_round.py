@@ -16,80 +16,70 @@ from engine.events import Route
 from engine.safety import route_question
 from engine.safety.safety_net import NET_STATE_SIMILARITY, net_reason
 
+EMERGENCIES = [
+    # hot liquid or fat over a person, and burns with their skin signs
+    "she knocked a hot drink over the baby and his skin is peeling off",
+    "my son grabbed the kettle and hot water went all down his chest",
+    "boiling water from the pasta pan went over my wife's legs",
+    "my toddler touched the hot oven door and his hand has blistered up",
+    "he fell into the bonfire and his skin looks charred",
+    "hot fat from the chip pan splashed on her face",
+    "the bath was far too hot and my baby's skin is red raw",
+    "my little one pulled a cup of tea off the table onto herself",
+    "the iron fell on my daughter's foot and it's blistering",
+    "my toddler has scalded his hand on the kettle",
+    # a chemical into an eye or a face
+    "oven cleaner got in my mum's eye and she can't open it",
+    "bleach splashed up into my son's eyes while he was cleaning",
+    "some descaler squirted into her face and her eyes are streaming and burning",
+    "my eyes are burning and I can't see after bleach splashed in them",
+    # a household product swallowed, bitten, or round the mouth
+    "the baby got hold of a laundry capsule and bit it",
+    "my son had some toilet cleaner round his mouth",
+    "she drank from a bottle of fabric softener",
+    "my 3 year old sucked on a washing pod",
+    "my son drank something from under the sink and his mouth is burning",
+    # a blow to an eye and sight lost; a firework going off in a hand or a face
+    "his eye got hit by a football and he can't see out of it",
+    "a stone flew into her eye from the strimmer and she can't see",
+    "a banger exploded in his hand",
+    "the firework blew up in her face",
+]
+# The same words in practical questions keep their route.
+PRACTICAL = [
+    "is there a hot water tap for my baby's bottle?",
+    "can I get a cup of hot tea in the waiting room",
+    "can I get a cold drink from reception?",
+    "is there a water cooler with a cold cup of water?",
+    "I burnt my toast this morning, where is the cafe",
+    "I had a scald on my arm last year, can the nurse look at the scar?",
+    "do you sell eye drops for dry eyes?",
+    "where can I wash my hands after using the loo",
+    "the firework display is on tonight, are you open late?",
+    "can my toddler play with the toys in the waiting room?",
+    "can I warm my baby's milk in hot water in the baby change?",
+    "is there a kettle on the first floor for staff?",
+    "my cleaner can bring me in, is there a drop-off bay?",
+]
+# "a cold" the illness and a small burn are still clinical questions.
+CLINICAL = [
+    "I have a cold, can I still have my flu jab?",
+    "my son has got a cold, should he miss his vaccinations?",
+    "what do I do about a tiny burn from the oven?",
+]
+
 
 @pytest.mark.parametrize(
-    "question",
-    [
-        # hot liquid or fat over a person, and burns with their skin signs
-        "she knocked a hot drink over the baby and his skin is peeling off",
-        "my son grabbed the kettle and hot water went all down his chest",
-        "boiling water from the pasta pan went over my wife's legs",
-        "my toddler touched the hot oven door and his hand has blistered up",
-        "he fell into the bonfire and his skin looks charred",
-        "hot fat from the chip pan splashed on her face",
-        "the bath was far too hot and my baby's skin is red raw",
-        "my little one pulled a cup of tea off the table onto herself",
-        "the iron fell on my daughter's foot and it's blistering",
-        "my toddler has scalded his hand on the kettle",
-        # a chemical into an eye or a face
-        "oven cleaner got in my mum's eye and she can't open it",
-        "bleach splashed up into my son's eyes while he was cleaning",
-        "some descaler squirted into her face and her eyes are streaming and burning",
-        "my eyes are burning and I can't see after bleach splashed in them",
-        # a household product swallowed, bitten, or round the mouth
-        "the baby got hold of a laundry capsule and bit it",
-        "my son had some toilet cleaner round his mouth",
-        "she drank from a bottle of fabric softener",
-        "my 3 year old sucked on a washing pod",
-        "my son drank something from under the sink and his mouth is burning",
-        # a blow to an eye and sight lost; a firework going off in a hand or a face
-        "his eye got hit by a football and he can't see out of it",
-        "a stone flew into her eye from the strimmer and she can't see",
-        "a banger exploded in his hand",
-        "the firework blew up in her face",
-    ],
+    ("question", "route"),
+    [(q, Route.EMERGENCY) for q in EMERGENCIES]
+    + [(q, Route.INFORMATION) for q in PRACTICAL]
+    + [(q, Route.CLINICAL) for q in CLINICAL],
 )
-def test_the_rules_catch_burns_chemicals_household_products_and_eye_injuries(
-    question: str,
+def test_the_rules_read_burns_chemicals_and_eye_injuries_and_leave_the_same_words_alone(
+    question: str, route: Route
 ) -> None:
     decision = route_question(question)
-    assert decision.route is Route.EMERGENCY, decision.reason
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "is there a hot water tap for my baby's bottle?",
-        "can I get a cup of hot tea in the waiting room",
-        "can I get a cold drink from reception?",
-        "is there a water cooler with a cold cup of water?",
-        "I burnt my toast this morning, where is the cafe",
-        "I had a scald on my arm last year, can the nurse look at the scar?",
-        "do you sell eye drops for dry eyes?",
-        "where can I wash my hands after using the loo",
-        "the firework display is on tonight, are you open late?",
-        "can my toddler play with the toys in the waiting room?",
-        "can I warm my baby's milk in hot water in the baby change?",
-        "is there a kettle on the first floor for staff?",
-        "my cleaner can bring me in, is there a drop-off bay?",
-    ],
-)
-def test_the_same_words_in_practical_questions_are_no_emergency(question: str) -> None:
-    decision = route_question(question)
-    assert decision.route is Route.INFORMATION, decision.reason
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "I have a cold, can I still have my flu jab?",
-        "my son has got a cold, should he miss his vaccinations?",
-        "what do I do about a tiny burn from the oven?",
-    ],
-)
-def test_a_cold_and_a_small_burn_are_still_clinical(question: str) -> None:
-    decision = route_question(question)
-    assert decision.route is Route.CLINICAL, decision.reason
+    assert decision.route is route, decision.reason
 
 
 @pytest.mark.parametrize(
