@@ -15,44 +15,36 @@ from engine.events import Route, Turn
 from engine.safety import route_question
 from engine.safety.safety_net import NET_STATE_SIMILARITY, net_reason
 
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        # whether the person needs a medicine, or emergency contraception
-        "the condom split last night, do I need the morning after pill?",
-        "does my girlfriend need emergency contraception if she was a day late with her pill?",
-        "will he need steroids for his rash?",
-        "do we need to give her antihistamines before the trip?",
-        "do I need contraception while breastfeeding?",
-        # how long a vaccine's protection lasts
-        "how long does the hep A protection last?",
-        "how many years will I be protected after the typhoid jab?",
-        "does immunity from the rabies course wear off?",
-        # whether a reading counts as a fever
-        "is 38.4 a fever for a grown man?",
-        "is a temperature of 37.6 classed as high?",
-        "would 38 count as a temperature in a teenager?",
-    ],
-)
-def test_clinical_questions_of_the_eighth_round_are_clinical(question: str) -> None:
-    assert route_question(question).route is Route.CLINICAL
+# whether the person needs a medicine, how long a vaccine protects, whether a reading is a
+# fever: clinical
+CLINICAL_QUESTIONS = [
+    # whether the person needs a medicine, or emergency contraception
+    "the condom split last night, do I need the morning after pill?",
+    "does my girlfriend need emergency contraception if she was a day late with her pill?",
+    "will he need steroids for his rash?",
+    "do we need to give her antihistamines before the trip?",
+    "do I need contraception while breastfeeding?",
+    # how long a vaccine's protection lasts
+    "how long does the hep A protection last?",
+    "how many years will I be protected after the typhoid jab?",
+    "does immunity from the rabies course wear off?",
+    # whether a reading counts as a fever
+    "is 38.4 a fever for a grown man?",
+    "is a temperature of 37.6 classed as high?",
+    "would 38 count as a temperature in a teenager?",
+]
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        "do I need to bring my medicines to the appointment?",
-        "do I need my prescription slip to collect my tablets?",
-        "how long does a private prescription last before it runs out?",
-        "is the car park covered by CCTV?",
-        "how long am I covered by the 15 free minutes in the car park?",
-        "is the hep A jab free on the NHS?",
-        "what is the temperature in the waiting room kept at?",
-    ],
-)
-def test_practical_questions_with_the_same_words_stay_information(question: str) -> None:
-    assert route_question(question).route is Route.INFORMATION
+# the same words in practical questions: information
+PRACTICAL_QUESTIONS = [
+    "do I need to bring my medicines to the appointment?",
+    "do I need my prescription slip to collect my tablets?",
+    "how long does a private prescription last before it runs out?",
+    "is the car park covered by CCTV?",
+    "how long am I covered by the 15 free minutes in the car park?",
+    "is the hep A jab free on the NHS?",
+    "what is the temperature in the waiting room kept at?",
+]
 
 
 @pytest.mark.parametrize(
@@ -109,17 +101,13 @@ def test_airing_words_after_an_answer_that_was_no_emergency_stand_alone() -> Non
 # -- "more of my tablets": a repeat prescription, or an overdose ------------------------------
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        "he's taken more of his epilepsy tablets than he's supposed to",
-        "I think I've had more insulin than I should tonight and I'm shaky",
-        "mum's been taking more of her painkillers than the label says for a week",
-        "my son took extra of his ADHD pills, far more than prescribed",
-    ],
-)
-def test_more_of_a_medicine_than_one_should_is_an_emergency(question: str) -> None:
-    assert route_question(question).route is Route.EMERGENCY
+# more of a medicine than one should: an emergency
+MORE_THAN_ONE_SHOULD = [
+    "he's taken more of his epilepsy tablets than he's supposed to",
+    "I think I've had more insulin than I should tonight and I'm shaky",
+    "mum's been taking more of her painkillers than the label says for a week",
+    "my son took extra of his ADHD pills, far more than prescribed",
+]
 
 
 @pytest.mark.parametrize(
@@ -137,29 +125,33 @@ def test_more_than_one_should_of_no_medicine_is_no_emergency(question: str) -> N
 # -- "I'll" is "I will", never "ill" ------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        "I'll be 10 minutes late, should I still come?",
-        "I\u2019ll bring my son, should I bring his red book?",
-        "I'll be coming by taxi, should I wait outside?",
-        "he'll need his wheelchair, should we bring it?",
-    ],
-)
-def test_i_will_is_no_illness(question: str) -> None:
-    assert route_question(question).route is Route.INFORMATION
+# "I'll" is "I will", never "ill": information
+I_WILL = [
+    "I'll be 10 minutes late, should I still come?",
+    "I\u2019ll bring my son, should I bring his red book?",
+    "I'll be coming by taxi, should I wait outside?",
+    "he'll need his wheelchair, should we bring it?",
+]
+
+
+# saying one will take all one's pills: an emergency
+TAKING_ALL_ONES_PILLS = [
+    "I'll take all my pills tonight",
+    "ill swallow the whole box of my tablets when everyone is asleep",
+    "she says she'll down all her meds",
+]
 
 
 @pytest.mark.parametrize(
-    "question",
-    [
-        "I'll take all my pills tonight",
-        "ill swallow the whole box of my tablets when everyone is asleep",
-        "she says she'll down all her meds",
-    ],
+    ("question", "route"),
+    [(q, Route.CLINICAL) for q in CLINICAL_QUESTIONS]
+    + [(q, Route.INFORMATION) for q in PRACTICAL_QUESTIONS]
+    + [(q, Route.EMERGENCY) for q in MORE_THAN_ONE_SHOULD]
+    + [(q, Route.INFORMATION) for q in I_WILL]
+    + [(q, Route.EMERGENCY) for q in TAKING_ALL_ONES_PILLS],
 )
-def test_saying_one_will_take_all_ones_pills_is_an_emergency(question: str) -> None:
-    assert route_question(question).route is Route.EMERGENCY
+def test_the_eighth_rounds_questions_get_their_route(question: str, route: Route) -> None:
+    assert route_question(question).route is route
 
 
 # -- the safety net: getting more of a medicine is a practical request --------------------------
