@@ -309,6 +309,7 @@ def test_bad_conversation_rows_are_refused(
         ("plain-speech-judging.yaml", 70, 0),
         ("safety-judging-9.yaml", 30, 0),
         ("safety-judging-10.yaml", 20, 0),
+        ("safety-judging-11.yaml", 30, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -385,6 +386,7 @@ def test_held_out_sets_are_valid_and_apart(
         "plain-speech-judging.yaml",
         "safety-judging-9.yaml",
         "safety-judging-10.yaml",
+        "safety-judging-11.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
@@ -459,6 +461,7 @@ def _near(a: str, b: str) -> bool:
         "plain-speech-judging.yaml",
         "safety-judging-9.yaml",
         "safety-judging-10.yaml",
+        "safety-judging-11.yaml",
     ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
