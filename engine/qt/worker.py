@@ -8,6 +8,8 @@ call in a single event-loop turn). ``AnswerRunner`` lives in the GUI thread, own
 into ~30 ms batches so a fast stream cannot stall the event loop, and drops everything from an
 answer once it is cancelled.
 ``BackgroundCall`` runs one plain callable (such as ``check_database``) the same way.
+Every worker thread ends as its run returns, whether or not the GUI thread still handles events
+(see ``end_worker_thread``): a thread left running is fatal when its QThread is deleted.
 
 This module must never touch a widget, and never connect a worker signal to a lambda: such a
 connection runs in the worker thread (see STYLE.md).
@@ -44,6 +46,19 @@ def describe_for_staff(error: BaseException) -> str:
 def describe_for_public(error: BaseException) -> str:
     """The short, calm kiosk wording of an error."""
     return error.public_message if isinstance(error, ClinicError) else GENERIC_FAILURE
+
+
+def end_worker_thread() -> None:
+    """Called last in a worker's run, in its thread: the thread ends as soon as the run returns.
+
+    (``quit`` before the thread's event loop starts makes the loop return at once.) Otherwise the
+    thread waited for the GUI thread to handle ``stopped``, which it never does once
+    ``app.exec()`` has returned or when a test ends between ``succeeded`` and ``stopped``:
+    ``BackgroundCall.wait`` then timed out with the thread still running, and the garbage
+    collector deleting that QThread aborted the process ("QThread: Destroyed while thread is
+    still running"; once in five CI runs, a parentless ``DatabaseMonitor`` of the previous test).
+    """
+    QThread.currentThread().quit()
 
 
 def retire_worker_thread(thread: QThread, worker: QObject, timeout_ms: int | None = None) -> bool:
@@ -113,6 +128,7 @@ class AnswerWorker(QObject):
         finally:
             self._close(iterator)
             self.stopped.emit()
+            end_worker_thread()
 
     def _emit(self, event: AnswerEvent) -> None:
         with self._lock:
@@ -290,6 +306,7 @@ class _CallWorker(QObject):
             self.succeeded.emit(result)
         finally:
             self.stopped.emit()
+            end_worker_thread()
 
 
 class BackgroundCall(QObject):
@@ -329,6 +346,7 @@ class BackgroundCall(QObject):
         return True
 
     def wait(self, timeout_ms: int = 2000) -> bool:
+        """Wait for the running call's thread to end (it ends with the call). True if it did."""
         return True if self._thread is None else self._thread.wait(timeout_ms)
 
     @Slot(object)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterator
 
+import pytest
 from PySide6.QtCore import Qt
 
 from engine.errors import DatabaseUnavailable
@@ -128,6 +130,22 @@ def test_the_idle_wipe_forgets_a_kept_question(qtbot, make_window, clock, settin
     assert len(backend.calls) == 1
 
 
+@pytest.fixture
+def make_monitor() -> Iterator[Callable[..., DatabaseMonitor]]:
+    """DatabaseMonitors without a window: stopped, and their check's thread waited for, at the end
+    (as ``KioskWindow.shutdown`` does); never left running for the garbage collector."""
+    monitors: list[DatabaseMonitor] = []
+
+    def make(*args, **kwargs) -> DatabaseMonitor:
+        monitors.append(DatabaseMonitor(*args, **kwargs))
+        return monitors[-1]
+
+    yield make
+    for monitor in monitors:
+        monitor.stop()
+        assert monitor.wait()
+
+
 class Flaky:
     def __init__(self) -> None:
         self.up = True
@@ -137,11 +155,11 @@ class Flaky:
             raise DatabaseUnavailable("connection refused\nTraceback (most recent call last): ...")
 
 
-def test_one_log_line_per_state_change_and_backoff_on_a_shared_server(qtbot, caplog):
+def test_one_log_line_per_state_change_and_backoff_on_a_shared_server(qtbot, caplog, make_monitor):
     caplog.set_level(logging.INFO, logger="kiosk_app.database")
     now = [0.0]
     check = Flaky()
-    monitor = DatabaseMonitor(check, 2, backoff=True, now=lambda: now[0])
+    monitor = make_monitor(check, 2, backoff=True, now=lambda: now[0])
     check.up = False
     intervals = []
     for _ in range(6):
@@ -163,7 +181,6 @@ def test_one_log_line_per_state_change_and_backoff_on_a_shared_server(qtbot, cap
     assert "unavailable" in lines[0] and "still" in lines[1] and "again" in lines[2]
     assert not any(r.exc_info for r in caplog.records)
     assert "Traceback" not in lines[0]
-    monitor.stop()
 
 
 class RestartableServer:
@@ -182,9 +199,9 @@ class RestartableServer:
         self.running = True
 
 
-def test_a_dead_embedded_server_is_restarted_before_the_retry(qtbot):
+def test_a_dead_embedded_server_is_restarted_before_the_retry(qtbot, make_monitor):
     server = RestartableServer()
-    monitor = DatabaseMonitor(server.check, 0.05, restart=server.restart_database)
+    monitor = make_monitor(server.check, 0.05, restart=server.restart_database)
     monitor.check_now()
     qtbot.waitUntil(lambda: not monitor.checking, timeout=2000)
     assert server.restarts == 0  # never while the server is up
@@ -193,4 +210,3 @@ def test_a_dead_embedded_server_is_restarted_before_the_retry(qtbot):
     qtbot.waitUntil(lambda: not monitor.available, timeout=2000)
     qtbot.waitUntil(lambda: monitor.available, timeout=2000)  # the retry timer restarted it
     assert server.restarts == 1
-    monitor.stop()

@@ -1,4 +1,4 @@
-"""Thousands of background calls and restarted answers back to back must never hang the app.
+"""Worker threads end with their run, and thousands of them back to back never hang the app.
 
 Moving a finished worker back to the GUI thread from its own thread deadlocked in about one run of
 this test in five (and once in CI, freezing a staff app knowledge tab test): the worker
@@ -10,10 +10,17 @@ runs in a child process with a deadline.
 from __future__ import annotations
 
 import os
+import queue
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
+
+from PySide6.QtCore import QThread
+
+from engine.events import AnswerEvent, DoneEvent, Outcome, Route
+from engine.qt.worker import AnswerRunner, BackgroundCall
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -103,3 +110,29 @@ def test_back_to_back_workers_never_deadlock(tmp_path):
     assert int(words[1]) >= 20000  # every call's result reached the GUI thread
     assert int(words[3]) > 0  # answers streamed to the end between the restarts
     assert words[5] == "True"  # every answer thread stopped at the end
+
+
+def test_worker_threads_end_with_their_run_without_the_gui_event_loop(qtbot):
+    """Nobody handles a worker's ``stopped`` once ``app.exec()`` has returned, nor when a test
+    ends between ``succeeded`` and ``stopped``: the thread must end by itself. It used to wait for
+    the GUI thread, so the kiosk's shutdown timed out with it running, and a parentless
+    DatabaseMonitor collected by the GC in the next test aborted the run ("QThread: Destroyed
+    while thread is still running")."""
+    seen: queue.Queue[QThread] = queue.Queue()
+
+    def stream() -> Iterator[AnswerEvent]:
+        seen.put(QThread.currentThread())
+        yield DoneEvent("x", Route.INFORMATION, Outcome.ANSWERED)
+
+    call = BackgroundCall(lambda: seen.put(QThread.currentThread()))
+    runner = AnswerRunner()
+    try:
+        call.start()
+        runner.start(stream)
+        threads = [seen.get(timeout=5), seen.get(timeout=5)]
+        # From here no Qt event is handled in the GUI thread, as after app.exec() returned.
+        assert [thread.wait(2000) for thread in threads] == [True, True]
+        assert call.wait(0)
+    finally:
+        qtbot.waitUntil(lambda: not call.is_running() and runner.active_threads() == 0)
+        runner.shutdown()
