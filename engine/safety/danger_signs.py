@@ -146,7 +146,7 @@ _INSULIN_TWICE = (
 _BURN = (
     r"\b(?:scald\w*|burn|burns|burnt|burned|boiling|kettle|chip pan|hot fat|hot oil|hot water"
     r"|hot drink|hot tea|hot coffee|cup of tea|mug of tea|cup of coffee|oven|hob|stove"
-    r"|bonfire|barbecue|bbq|too hot|far too hot)\b"
+    r"|bonfire|barbecue|bbq|too hot|far too hot|steam|pressure cooker)\b"
 )
 _BURN_BAD = (
     r"\b(?:gone white|turned white|white and|blister\w* (?:all over|everywhere)|charred|whole"

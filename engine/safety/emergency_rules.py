@@ -34,7 +34,8 @@ SERVICE = alt(
 )
 # A knock to the head: "bumped his head", "fell off the swing onto her head".
 HEAD_KNOCK = (
-    r"\b(?:(?:banged|bumped|knocked|smacked|bashed|cracked|whacked|hurt|injured|hit|fell on"
+    r"\b(?:headbutt\w*|head butt\w*|(?:banged|bumped|knocked|smacked|bashed|cracked|whacked|hurt"
+    r"|injured|hit|fell on"
     r"|landed on|fell and hit) (?:\w+ ){0,3}?head|(?:fell|fallen|falling|landed|dropped|tumbled"
     r"|rolled|slipped|tripped|toppled|flew|walked|ran|crashed)"
     r" (?:\w+ ){0,5}?(?:on|onto) (?:his|her|my|their|the|its) (?:\w+ )?head|head first"
@@ -43,8 +44,10 @@ HEAD_KNOCK = (
 )
 # What a knock to the head may be followed by (either order): drowsy, sick, confused, repeating.
 _AFTER_KNOCK = (
-    r"\b(?:sleepy|drowsy|dozy|vomit\w*|sick|throwing up|threw up|confused|dazed|groggy|woozy"
-    r"|not himself|not herself|not making sense|hard to wake|keeps (?:nodding|dropping|falling"
+    r"\b(?:sleepy|drowsy|dozy|vomit\w*|sick|throwing up|threw up|thrown up|confused|dazed|groggy"
+    r"|woozy"
+    r"|not himself|not herself|not making sense|talking rubbish|talking nonsense|seeing double"
+    r"|double vision|hard to wake|keeps (?:nodding|dropping|falling"
     r"|dozing) off|dozing off|falling asleep|wont stay awake|cant stay awake|repeating (?:himself"
     r"|herself|themselves|myself)|(?:keeps |keep )?asking the same|cant remember (?:what"
     r" happened|anything|where))\b"
@@ -75,7 +78,8 @@ _SWOLLEN = (
     r"|tightening|swelling|swollen|swelled|swell|swells|puffing|puffed|puffy|blown up|blowing up"
     r"|ballooned"
     r"|ballooning|huge|enormous|massive|twice (?:the|its|their) (?:normal )?size|closing over"
-    r"|getting smaller)\b(?! (?:lump|lumps|ulcer|ulcers|spot|spots|sore|sores|blister|bump"
+    r"|getting smaller|fat|fatter|thick|thicker|getting bigger)\b(?! with\b)(?! (?:lump|lumps|ulcer"
+    r"|ulcers|spot|spots|sore|sores|blister|bump"
     r"|patch|patches|gland|glands|tonsils?|cough))"
 )
 # Words between the throat or tongue and what it does: never an article ("my tongue has a huge
@@ -146,6 +150,8 @@ _HARD_TO_ROUSE = (
 _NUMBER_UP_TO_12 = (
     r"(?:[1-9]|1[0-2]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 )
+# A baby's or toddler's age in weeks or months: "my 4 month old", "our 10 week old".
+_BABY_AGE = r"(?:(?:[1-9]|1[0-9]|2[0-4]) (?:week|weeks|month|months) old)"
 _YOUNG_BABY = (
     rf"(?:\b{_NUMBER_UP_TO_12} (?:week|weeks|wk|wks) old\b|\bnewborn\b"
     r"|\b(?:[1-9]|[1-8]\d|one|two|three|four|five|six|seven|eight|nine|ten) days? old\b"
@@ -159,7 +165,8 @@ _YOUNG_BABY = (
 FEVER = (
     r"\b(?:(?<!hay )(?<!yellow )(?<!glandular )fever|feverish|high temp|high temperature"
     r"|burning up|boiling hot|shivering|shivery"
-    r"|rigors|hot to (?:the )?touch|(?:has|got|with|running|have|had) (?:a )?(?:high |raging |very"
+    r"|rigors|hot to (?:the )?touch|burning hot|(?:has|got|with|running|have|had) (?:a )?(?:high "
+    r"|raging |very"
     r" high )?(?:temperature|temp))\b"
 )
 # A baby's fever now (ninth session): the words above, a slight temperature, a reading of 38 or
@@ -204,6 +211,63 @@ _CONTINENCE = (
     r"|(?:lost|losing|no) control (?:of|over) (?:my|his|her|their) (?:bladder|bowels?|wee|pee"
     r"|poo)|(?:peed|weed|pooed|soiled) (?:myself|himself|herself|themselves))"
 )
+# Breathing that sounds wrong (eleventh round), and what says it is bad now.
+_NOISY_BREATHING = (
+    r"(?:wheez\w*|whistl\w*|rattl\w*|crackl\w*|gurgl\w*|grunt\w*|rasp\w*|bubbl\w*|(?:strange|funny|odd|weird"
+    r"|horrible|awful|scary) (?:noise|noises|sound|sounds) (?:when )?(?:\w+ )?breath\w*)"
+)
+_BREATHING_BAD = (
+    r"(?:terribly|really badly|very badly|so badly|(?:very |really |so |quite |all )?(?:pale|grey"
+    r"|gray|dusky|blue|clammy)\b|(?:cant|cannot|can not|unable to|couldnt|not able to|struggling"
+    r" to) (?:\w+ )?(?:talk|speak|answer)\b)"
+)
+# Food or a small thing that will not come up (choking, eleventh round): "can't get the sweet
+# up", "can't cough the bit of apple out".
+_CHOKE_NOT_UP = (
+    r"(?:cant|cannot|can not|couldnt|unable to) (?:get|cough|bring|spit) (?:the |a |that |it |his"
+    r" |her )?(?:\w+ )?(?:sweet|sweetie|grape|coin|bone|meat|steak|food|marble|toy|piece|bit"
+    r"|button|lego|crisp|nut|it)\b (?:\w+ )?(?:up|out)"
+)
+# Words lost (eleventh round), and what makes it a stroke sign: said to be sudden, or with a weak
+# limb or a changed face. "I can't find the right words in English" alone is not.
+_WORDS_LOST = (
+    r"(?:cant|cannot|can not|couldnt|unable to|struggling to|struggles to) (?:find|get out|get)"
+    r" (?:the |her |his |my |their |any )?(?:right )?words\b"
+)
+_SUDDEN = r"\b(?:suddenly|all of a sudden|out of nowhere|out of the blue|just now|this morning)\b"
+_STROKE_SIGN = (
+    r"\b(?:arm|arms|leg|legs|hand|hands|side|face|mouth) (?:\w+ ){0,2}?(?:weak|numb|droop\w*"
+    r"|drooped|heavy|useless|floppy|dead|looks different|looks odd|looks wrong|fallen|dropped)\b"
+)
+# A pregnancy, and its danger signs (eleventh round): pre-eclampsia's headache with swelling or
+# with spots or flashing before the eyes, and a baby's movements stopped or gone.
+_PREGNANT = (
+    r"(?:pregnan\w*|(?:[2-4][0-9]|twenty \w+|thirty \w+) weeks(?! old)|(?:[5-9]|five|six|seven"
+    r"|eight|nine) months (?:pregnant|gone|along)|bump|expecting|due (?:date|in|next))"
+)
+_PREGNANCY_HEADACHE = (
+    r"\b(?:severe|bad|awful|terrible|pounding|splitting|thumping|blinding|really bad|worst)"
+    r" (?:\w+ )?(?:headache|head ache|head)\b"
+)
+_PREGNANCY_SWELLING = (
+    r"\b(?:puffy|swollen|swelling|swelled|puffed up|bloated) (?:\w+ ){0,2}?(?:face|hands|fingers"
+    r"|eyes|feet|ankles)\b|\b(?:face|hands|fingers|feet|ankles) (?:\w+ ){0,2}?(?:puffy|swollen"
+    r"|swelling|swelled|puffed up)\b"
+)
+_PREGNANCY_EYES = (
+    r"\bseeing (?:sparkles|stars|spots|flashing lights|flashes|zigzags|double|things)\b"
+    r"|\b(?:flashing lights|flashes|spots|stars|sparkles|zigzags|floaters) (?:in|before|in front"
+    r" of) (?:my|her|their|the) (?:eyes|eye|vision)\b|\b(?:vision|eyesight|sight) (?:is |has"
+    r" |s )?(?:gone |going |suddenly )?(?:blurry|blurred|funny|strange|fuzzy)\b|\bblurred vision"
+    r"|\bflashing lights\b"
+)
+_NO_MOVEMENTS = (
+    r"\b(?:(?:havent|hasnt|have not|has not|not|didnt|did not|cant|cannot) (?:\w+ )?(?:felt|feel"
+    r"|feeling) (?:any |the )?(?:baby |babys |\w+ )?(?:kicks?|kicking|movements?|moving|move"
+    r"|him move|her move|it move)|(?:baby|babys|he|she|it) (?:has |have |is |s )?(?:stopped"
+    r"|not|hasnt|isnt) (?:moving|moved|kicking|kicked)|no (?:kicks|movements?|movement)"
+    r"|movements? (?:have |has )?(?:stopped|slowed right down|gone quiet))\b"
+)
 EMERGENCY_RULES: Sequence[Rule] = (
     rule(
         "chest_pain",
@@ -241,6 +305,16 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\bchest (?:is |has |have |got |very |so |much |big |too |bad )+(?:pain|pains|hurt|hurts"
         r"|hurting|ache|aching|pressure|tight)\b",
         r"\b(?:pain|pains|pressure|tightness|ache|hurt|hurting) (?:in|on) chest\b",
+        # Eleventh round: the middle of the chest, a vice: "a squeezing feeling in the middle of
+        # my chest that won't go", "my chest feels like it's in a vice".
+        r"\b(?:crushing|squeezing|tight|heavy|pressing|gripping|burning|pain|pains|pressure"
+        r"|tightness|ache|aching|heaviness)\b(?: \w+){0,2}? (?:in|on|across) (?:the )?(?:middle"
+        r"|centre|center|front) of (?:my|his|her|their|the) chest\b",
+        r"\bchest (?:\w+ ){0,4}?(?:in a vice|in a vise|like a vice|like a vise)\b",
+        # A crushing pain that spreads: "crushing pain going to his jaw".
+        r"\b(?:crushing|squeezing|gripping|heavy|tight) (?:\w+ )?(?:pain|pressure|feeling|ache)"
+        r"\b.{0,40}\b(?:jaw|left arm|down (?:his|her|my|their) (?:left )?arm|into (?:his|her|my"
+        r"|their) (?:neck|shoulder|arm))\b",
     ),
     rule(
         "breathing",
@@ -253,7 +327,8 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\bbreathless\b|\bchok(?:e|es|ed|ing)\b|\basthma attack\b",
         r"\binhaler (?:isnt|is not|not|doesnt|does not|wont) (?:working|helping|help|work)\b",
         r"\blips? (?:are |is |have |has |look |looks )?(?:gone |turned |turning |going |went )?"
-        r"(?:a bit |a little |slightly |really |very |quite |all )?(?:blue|grey|gray|purple)\b",
+        r"(?:a bit |a little |slightly |really |very |quite |all |a )?(?:blue|grey|gray|purple"
+        r"|purply|purplish|bluey|bluish|blueish|dusky)\b",
         # "she can only get two or three words out between breaths"
         r"\b(?:only|just) (?:get|say|manage|speak|gasp) (?:out )?(?:a |one |two |three |a few |a "
         r"couple of |one or two |two or three |single )(?:\w+ )?words?\b",
@@ -274,6 +349,41 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:copd|emphysema|asthma|lung disease|lung condition|bad chest)\b.{0,80}\b(?:cant"
         r"|cannot|can not|unable to|couldnt|can barely|can hardly|struggling to|struggles to)"
         r" (?:even )?(?:talk|speak|walk|move|stand|lie down|get up)\b",
+        # Eleventh round (twelfth session): breathing that sounds wrong, said with a sign of how
+        # bad it is: "wheezing terribly and going pale", "a strange noise breathing and cannot
+        # talk", "her breathing sounds like a crackly rattle and she's very pale".
+        rf"\b{_NOISY_BREATHING}\b.{{0,60}}\b{_BREATHING_BAD}",
+        rf"{_BREATHING_BAD}.{{0,60}}\b{_NOISY_BREATHING}\b",
+        # Ribs pulled in, non-native words, the reliever doing nothing, a sentence not got out:
+        # "sucking in her ribs to breathe", "I no can breathe good", "breath very hard for me",
+        # "the blue inhaler is doing nothing", "can't get a whole sentence out".
+        r"\b(?:sucking|sucks|pulling|pulls|caving|caves) in (?:\w+ ){0,2}?(?:ribs|rib cage|ribcage"
+        r"|chest|tummy)\b|\b(?:ribs|rib cage|ribcage) (?:are |is )?(?:sucking|pulling|caving)"
+        r" in\b",
+        # "fighting to get air in", "nostrils flaring", "breathing really quick and shallow".
+        r"\b(?:fighting|struggling|battling|trying hard) to get (?:\w+ )?(?:air|breath|a breath)\b"
+        r"|\bnostrils (?:are |keep )?flaring\b|\bflaring (?:his|her|their) nostrils\b"
+        r"|\b(?:quick|fast|rapid) and shallow\b|\bshallow (?:and )?(?:quick|fast|rapid)\b",
+        r"\bno (?:can|could) (?:breathe|breath|breathing)\b|\bbreath(?:ing)? (?:is )?(?:very|so"
+        r"|too|really) (?:hard|difficult|short)\b",
+        r"\b(?:inhaler|reliever|ventolin|salbutamol|puffer)s? (?:is |are |s )?(?:doing nothing"
+        r"|not doing anything|isnt doing anything|no use|useless|not touching it|making no"
+        r" difference)\b(?! for (?:my|his|her|their|the) (?:cough|hay fever|hayfever|cold|nose"
+        r"|allergies|allergy|sinuses))",
+        r"\b(?:cant|cannot|can not|unable to|couldnt|not able to|can barely|can hardly|struggling"
+        r" to|struggles to|struggled to) (?:even )?get (?:\w+ ){0,6}?sentences? out\b",
+        # Choking in the words people use: a throat clutched, no sound at all, something stuck
+        # or in the mouth with the child silent, gagging or changing colour, or not coming up.
+        r"\bclutch\w* (?:at )?(?:his|her|my|their) (?:throat|neck)\b",
+        r"\b(?:gagging|choking) on (?:a |the |some |his |her |their )?(?:\w+ )?(?:grape|sweet"
+        r"|sweetie|food|coin|toy|piece|bit|nut|sausage|meat|bone|marble|button|crisp|apple"
+        r"|carrot|popcorn|lolly)\b",
+        r"\b(?:cant|cannot|can not|couldnt|not able to|unable to) make (?:a|any) (?:sound|noise)\b",
+        rf"\b(?:stuck|lodged|wedged|swallowed|in (?:his|her|their|my) mouth)\b.{{0,60}}"
+        rf"\b(?:gagging|silent|squeak\w*|trying to breathe|(?:turning|going|gone|went) (?:red|blue"
+        rf"|purple|dark|grey)"
+        rf"|coughing weakly|{_CHOKE_NOT_UP})\b",
+        rf"\b{_CHOKE_NOT_UP}\b",
     ),
     rule(
         "unconscious",
@@ -304,11 +414,35 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|hit the (?:floor|ground|deck)|dropped (?:to the (?:floor|ground)|down|like a))\b"
         r"(?! (?:with|to|for|the|a|an|into|towards|there|here|stairs|in|on|by|at"
         r"|and (?:got|get|found))\b)",
+        # Eleventh round: "a man has dropped to the floor in reception", "someone has gone limp in
+        # the corridor", "my friend has gone floppy in the chair", "slid off his chair".
+        rf"\b{PERSON} {_BESIDE}(?:(?:has|have|s|just|suddenly) )*(?:dropped|fallen|fell|slid"
+        r"|slumped|crumpled|sunk|sank) (?:down )?(?:to|onto|on to) the (?:floor|ground|deck)\b",
+        rf"\b{PERSON} {_BESIDE}(?:(?:has|have|is|s|just|suddenly) )*(?:gone|went|going) (?:all"
+        r" |completely )?(?:limp|floppy)\b",
+        r"\b(?:slid|slipped|slumped|fell|flopped) (?:off|out of|down off) (?:his|her|their|the)"
+        r" (?:chair|seat|stool|wheelchair)\b.{0,50}\b(?:not|isnt|wont|cant|doesnt|stopped)"
+        r" (?:\w+ )?(?:answering|responding|moving|waking|breathing|talking)\b",
+        r"\bflat on (?:his|her|their|my) (?:back|face)\b.{0,50}\b(?:not|isnt|wont|cant|doesnt"
+        r"|stopped) (?:\w+ )?(?:answering|responding|moving|waking|breathing|respond|answer"
+        r"|move|wake)\b",
+        r"\b(?:dropped|fallen|fell|collapsed|slid|slumped|on the (?:floor|ground))\b.{0,60}"
+        r"\b(?:and|but|who|now) (?:(?:he|she|hes|shes|he is|she is|is|s) )?(?:not|isnt|wont"
+        r"|will not|doesnt|cant|stopped) (?:answering|responding|reacting|respond|answer|react)\b"
+        r"(?! (?:the |her |his |my )?(?:phone|phones|calls|texts|messages|door|emails)\b)",
+        # "I can't get any reply from her" after drink or pills.
+        rf"\b{_SUBSTANCE}\b.{{0,100}}\b(?:cant|cannot|couldnt|can not) get (?:any |a )?(?:reply"
+        r"|response|answer|word|sound) (?:\w+ )?(?:from|out of) (?:him|her|them)\b",
         # "slumped forward on the bench", "slumped over in his chair" (hsafe4).
         r"\bslumped (?:forward|forwards|over|sideways|to one side|down|across)\b",
         # "someone is lying on the pavement outside and not moving"
         r"\b(?:lying|laying|slumped|sprawled) (?:\w+ ){0,8}?(?:not|isnt|wont|cant|stopped)"
-        r" (?:moving|responding|waking|breathing)\b",
+        r" (?:moving|responding|waking|breathing|reacting|answering)\b",
+        # Eleventh round: "I can't get her to wake up properly", "she won't really wake up".
+        r"\b(?:cant|cannot|can not|couldnt) get (?:him|her|them|my \w+) to (?:wake|respond|answer"
+        r"|come round|open (?:his|her|their) eyes)\b",
+        r"\b(?:wont|will not|doesnt|does not|isnt|not) (?:really|fully|quite) (?:wake|waking"
+        r"|wake up|waking up|come round|coming round)\b",
         # "she isn't answering me when I shake her", "he won't respond to his name".
         r"\b(?:not|isnt|wont|will not|doesnt|does not|cant|stopped|no longer) (?:\w+ )?"
         r"(?:answering|responding|reacting|respond|react|answer) (?:to )?(?:me|us|anyone|anything"
@@ -368,6 +502,10 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:one|left|right) (?:side|arm|leg)\b(?: of (?:his|her|my|their|the) body)? (?:\w+ )"
         r"{0,2}?(?:wont|cant|will not|isnt|not|no|stopped|doesnt) (?:move|moving|working|work"
         r"|respond|responding)\b",
+        # "suddenly started speaking nonsense", "when she talked it was all wrong words".
+        r"\b(?:speaking|saying|spouting) (?:\w+ )?(?:nonsense|gibberish|jibberish)\b",
+        r"\b(?:talk|talked|talks|speak|spoke|speaks|talking|speaking)\b.{0,30}\b(?:the |all )?"
+        r"wrong words\b",
         r"\b(?:speech|words|talking|voice) (?:\w+ ){0,2}?(?:slurred|slurring|garbled|jumbled"
         r"|muddled|all wrong|nonsense|gibberish)\b|\btalking (?:nonsense|gibberish)\b",
         r"\bspeech (?:is|has gone|went|sounds|seems|has become) (?:\w+ )?(?:off|strange|funny"
@@ -376,6 +514,20 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:arm|arms|leg|legs|hand) (?:has |have )?(?:suddenly |just )?(?:gone|went|turned"
         r"|suddenly feels|suddenly felt) (?:all |really |very )?(?:heavy|useless)\b",
         r"\b(?:arm|leg|hand) (?:\w+ ){0,2}?(?:useless|like a dead weight)\b",
+        # Eleventh round: a side or half of the face or body gone, words lost suddenly or with
+        # another sign: "her right side has gone useless", "mum's left side has gone floppy",
+        # "half of his face is not moving properly", "all of a sudden she can't find her words",
+        # "his words are coming out all muddled".
+        r"\b(?:left|right|one) side (?:of (?:his|her|my|their|the) body )?(?:has |have |is |s )?"
+        r"(?:suddenly |just )?(?:gone|went|going|is|s) (?:all |completely )?(?:useless|floppy|limp"
+        r"|weak|numb|dead|heavy)\b",
+        r"\bhalf (?:of )?(?:his|her|my|their|the) (?:face|mouth|body)\b(?! (?:cream|mask|wash"
+        r"|piercing|paint))",
+        r"\b(?:words|speech|sentences) (?:are |is |keep |keeps )?(?:coming|come|came) out (?:all )?"
+        r"(?:wrong|muddled|jumbled|garbled|slurred|funny|strange|nonsense|backwards|mixed up)\b"
+        r"(?!.{0,20}\b(?:when|whenever|if|sometimes|every)\b)",
+        rf"\b{_WORDS_LOST}.{{0,80}}\b(?:{_SUDDEN}|{_STROKE_SIGN})|(?:{_SUDDEN}|{_STROKE_SIGN})"
+        rf".{{0,80}}{_WORDS_LOST}",
         # Non-native negation: "cannot speak and arm no move".
         r"\b(?:arm|arms|leg|legs|hand|side|face) (?:is |has )?no (?:move|moving|work|working"
         r"|feel|feeling)\b",
@@ -436,7 +588,7 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:lips?|face|mouth|eyelids) (?:(?:is|are|has|have|gone|went|going|got|look|looks"
         r"|feel|feels|all|really|very|so|just|suddenly|and (?:eyes|eyelids|tongue|lips|face)) )*"
         r"(?:swelling up|swelled up|swollen up"
-        r"|puffing up|puffed up|blown up|blowing up|ballooned|ballooning|like balloons?"
+        r"|puffing up|puffed up|blown up|blowing up|blew up|ballooned|ballooning|like balloons?"
         r"|twice (?:the|its|their) (?:normal )?size|huge|enormous|massive)\b",
         # Swallowing lost together with a swollen or closing mouth, tongue, lips or throat.
         rf"\b(?:cant|cannot|can not|couldnt|unable to|struggling to|struggles to|hard to|hardly"
@@ -461,6 +613,12 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|allergy)\b.{0,80}\b(?:swelling|swollen|swelled|swell|hives)\b",
         r"\b(?:swelling|swollen|swelled|swell|hives)\b.{0,80}\b(?:stung|sting|bee|wasp|hornet"
         r"|peanut|peanuts|nut|nuts|shellfish)\b",
+        # Eleventh round: hives or a rash all over with swallowing, the throat or faintness now:
+        # "covered in hives and struggling to swallow" (not "hives from the heat, do you sell
+        # antihistamines?").
+        r"\b(?:hives|welts|nettle rash|urticaria)\b.{0,80}\b(?:(?:cant|cannot|can not|couldnt"
+        r"|unable to|struggling to|struggles to|hard to|trouble|can hardly|can barely) (?:\w+ )?"
+        r"swallow\w*|throat|faint|fainting|dizzy|light headed|lightheaded|wheez\w*|collaps\w*)\b",
     ),
     rule(
         "seizure",
@@ -508,6 +666,14 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|are|am|meant|supposed|ought|allowed|d|had)|(?:the|my|his|her|their|it) (?:\w+ )?"
         r"(?:says|said|allowed|prescribed|recommended|label|box|packet|leaflet|dose|doctor|gp"
         r"|pharmacist)|prescribed|allowed|recommended)\b",
+        # All of a medicine that harms in excess (eleventh round): "my husband took all his
+        # sleeping tablets" (not "I took all my tablets this morning").
+        r"\b(?:took|taken|swallowed|ate|eaten|downed|has had|had) all (?:of )?(?:my|his|her|their"
+        r"|the) (?:\w+ )?(?:sleeping tablets|sleeping pills|painkillers|antidepressants"
+        r"|paracetamol|co codamol|codeine|tramadol|morphine|diazepam|insulin|heart pills|heart"
+        r" tablets|tablets in the (?:box|packet|pack|bottle)|pills in the (?:box|packet|pack"
+        r"|bottle))\b(?!.{0,30}\b(?:this morning|today|as prescribed|as usual|as normal|with"
+        r" breakfast|on time)\b)",
         # A child who ate someone's medicines: "my toddler ate a load of my iron tablets".
         rf"\b{CHILD}\b.{{0,60}}\b(?:ate|eaten|eating|swallowed|swallowing|drank|drunk|chewed"
         r"|got into|getting into|found|has had|had some|munched) (?:\w+ ){0,7}?(?:tablets|pills"
@@ -601,6 +767,18 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|down|downing) (?:all|the whole"
         r"|every one|the rest|a whole) (?:of )?(?:my|the|his|her|their)? ?(?:\w+ )?(?:tablets|pills"
         r"|meds|medication|medicine|painkillers|box|bottle|packet)\b",
+        # Eleventh round: "in case I'm not here tomorrow", "life is not worth it anymore", "life
+        # doesn't feel worth living", a message of love and sorry for everything.
+        r"\bin case (?:im|i am|hes|he is|shes|she is|i m) not (?:here|around|alive) (?:tomorrow"
+        r"|anymore|any more|by|in the morning|next)\b",
+        r"\blife (?:(?:is|s|feels|seems) (?:not|no longer|hardly)|isnt|doesnt feel|does not feel"
+        r"|doesnt seem|does not seem) (?:\w+ )?worth (?:it|living|the effort|anything)\b"
+        r"|\b(?:not|isnt|no longer) worth living\b",
+        r"\b(?:texted|text|texts|messaged|message|messages|note|notes|letter|letters|wrote|posted"
+        r"|voicemail|said|saying|told)\b.{0,60}\bsorry for everything\b",
+        r"\b(?:posted|sent|messaged|texted|put up|shared) (?:\w+ ){0,3}?(?:picture|photo|pic|pics"
+        r"|photos|pictures|snap|video) of (?:\w+ ){0,2}?(?:pills|tablets|rope|a noose|a bridge"
+        r"|a blade|razor blades?|her wrists|his wrists)\b|\bthis is goodbye\b",
         r"\bno way out\b|\b(?:want|wants|need|needs) (?:it|this|everything|things) (?:all )?to"
         r" (?:end|stop)\b",
         r"\b(?:better off|happier|be better) without (?:me|him|her|them)\b|\b(?:tired|sick)"
@@ -680,10 +858,30 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\b(?:rash|spots|marks|blotches|dots|pinpricks?|pin pricks?)\b.{0,50}\b(?:doesnt|does not"
         r"|dont|do not|didnt|did not|wont|will not|not) (?:fade|go|disappear|change|go pale"
         r"|go white|vanish)\b.{0,20}\b(?:press|pressed|presses|pressing|push|pushed|pushing|glass)",
+        r"\b(?:rash|spots|marks|blotches)\b.{0,20}\b(?:doesnt|does not|dont|do not|wont|will not"
+        r"|isnt|not) (?:fade|fading)\b",
         r"\b(?:rash|spots|marks|blotches|dots|pinpricks?)\b.{0,50}\b(?:stay|stays|still there"
         r"|remain|remains) (?:\w+ )?(?:when|if|after) (?:i |you |we )?(?:press|push)",
         r"\bmeningitis\b(?! (?:b |c )?(?:vaccine|vaccines|vaccination|jab|jabs|injection))",
         rf"\bsepsis\b(?! {SERVICE}\b)",
+        # Eleventh round: a baby who will not feed with another sign, or is hard to wake or an odd
+        # colour: "my newborn is very sleepy, pale and not taking any milk", "my 4 month old is
+        # really hard to wake and has gone a funny colour".
+        rf"\b(?:{CHILD}|{_BABY_AGE})\b.{{0,60}}\b(?:(?:very|really|so|too|unusually) (?:sleepy"
+        r"|drowsy|pale|quiet)|pale|grey|mottled|blotchy|floppy|limp)\b.{0,40}\b(?:not (?:taking"
+        r"|feeding|drinking)|wont (?:feed|take|drink)|isnt (?:feeding|taking|drinking)|off (?:his"
+        r"|her|their) (?:feeds|milk|bottle))\b",
+        rf"\b(?:{CHILD}|{_BABY_AGE})\b.{{0,40}}\b(?:(?:really |very |so )?hard to wake|cant wake"
+        r"|wont wake|(?:gone|turned|going|turning) (?:a )?(?:funny|strange|odd|weird|grey|bluish"
+        r"|mottled) colou?r)\b(?! (?:in the mornings?|for school|every))",
+        # A high temperature with cold hands or legs, or with fast breathing and very unwell:
+        # "my grandson is hot but his legs are cold and he is hard to wake".
+        rf"(?:{FEVER}|\b(?:is|s|feels|felt) (?:really |very |so )?hot\b(?! (?:water|drink|tea)))"
+        r".{0,60}\b(?:hands|feet|legs|arms|fingers|toes) (?:\w+ ){0,2}?(?:cold|icy|freezing|like"
+        r" ice)\b",
+        rf"{FEVER}.{{0,60}}\b(?:breathing|breathes|breath) (?:really |very |so |too )?(?:fast"
+        r"|quickly|quick|rapidly|hard)\b|\b(?:breathing|breathes) (?:really |very |so |too )?"
+        rf"(?:fast|quickly|rapidly)\b.{{0,60}}{FEVER}",
         # A baby under three months with a fever (ninth session), either order.
         rf"^(?!.*{_FEVER_TO_COME}).*?(?:{_YOUNG_BABY}.{{0,80}}{_FEVERISH}"
         rf"|{_FEVERISH}.{{0,80}}{_YOUNG_BABY})",
@@ -730,6 +928,17 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\bpregnan\w*\b.{0,80}\b(?:pain|cramps|bleeding)\b.{0,60}\b(?:faint|fainting|dizzy"
         r"|light headed|lightheaded|shoulder tip|collaps\w*)\b",
         r"\btesticle\w* (?:\w+ ){0,3}?(?:agony|severe pain|really painful|swollen|twisted)\b",
+        # Eleventh round: a pregnancy with a bad headache and swelling or spots or flashing
+        # before the eyes, or the baby's movements stopped: "six months pregnant with a severe
+        # headache, a puffy face and spots in her eyes", "34 weeks and I haven't felt any kicks
+        # since yesterday".
+        rf"\b{_PREGNANT}\b.{{0,100}}(?:(?:{_PREGNANCY_EYES})|(?:{_PREGNANCY_HEADACHE}).{{0,60}}"
+        rf"(?:{_PREGNANCY_SWELLING})|(?:{_PREGNANCY_SWELLING}).{{0,60}}(?:{_PREGNANCY_HEADACHE})"
+        rf"|(?:{_NO_MOVEMENTS}))",
+        rf"(?:(?:{_PREGNANCY_EYES})|(?:{_NO_MOVEMENTS})).{{0,100}}\b{_PREGNANT}\b",
+        # Bleeding in a pregnancy ("35 weeks and bleeding bright red"; not gums or a nose).
+        rf"\b{_PREGNANT}\b(?!.{{0,80}}\b(?:gums?|nose|nosebleeds?)\b).{{0,80}}\b(?:bleeding"
+        r"|bright red blood|passing clots|losing blood)\b",
         r"\b(?:bit|bitten|cut|slashed|gashed) (?:\w+ ){0,4}?(?:and )?(?:its |it is |he is"
         r" |she is )?(?:pouring|gushing|spurting|pumping)\b",
         # A blow or something flying into an eye, and sight lost (ninth round): "his eye got hit
@@ -759,11 +968,20 @@ EMERGENCY_RULES: Sequence[Rule] = (
         # A knock to the head followed by drowsiness, vomiting or confusion (either order).
         rf"{HEAD_KNOCK}.{{0,100}}{_AFTER_KNOCK}",
         rf"{_AFTER_KNOCK}.{{0,100}}{HEAD_KNOCK}",
+        # Eleventh round: muddled or groggy straight after a fall or a crash, said as now: "after
+        # the fall onto the pavement my dad is groggy and not making sense" (not "after the fall
+        # I had last year").
+        r"\b(?:after|since) (?:the |a |his |her |their |my |that )?(?:fall|tumble|crash|accident"
+        r"|knock|bump)\b(?!.{0,40}\b(?:last|ago|years?|months?|in (?:19|20)\d\d)\b).{0,60}"
+        r"\b(?:groggy|not making sense|dazed|woozy|drowsy|hard to wake|confused|not (?:himself"
+        r"|herself)|slurring|talking nonsense)\b",
         # Feeling lost in the legs or feet after a fall or a crash (hsafe4).
         r"\b(?:fell|fallen|fall|came off|come off|crashed|crash|accident|landed|ladder|bike"
         r"|horse|roof|tackle|hit by)\b.{0,80}\b(?:(?:cant|cannot|can not) feel (?:my|his|her"
         r"|their) (?:feet|toes)|(?:lost|no|lost all|lost the) feeling in (?:my|his|her|their"
         r"|both) (?:\w+ )?(?:legs|feet|toes))\b",
-        r"\b(?:waters|water) (?:have |has )?(?:broken|broke)\b|\bbaby is coming\b",
+        r"\b(?:waters|water) (?:have |has )?(?:broken|broke|gone|went)\b|\bbaby is coming\b",
+        r"\b(?:cord|umbilical cord) (?:is |s |has )?(?:coming out|come out|came out|hanging"
+        r" (?:out|down)|showing|out)\b",
     ),
 )
