@@ -70,7 +70,13 @@ _PULSE = (
     r"|going (?:crazy|mad|really fast|so fast|very fast|like the clappers)|really fast|very fast"
     r"|all over the place)\b"
 )
-_FEVER = FEVER
+# A fever, or a person said to be hot now (the eleventh round: "my grandson is hot but his legs
+# are cold"; never the weather, a room or a drink).
+_FEVER = (
+    rf"(?:{FEVER}|\b(?:he|she|hes|shes|they|theyre|baby|babys|child|son|daughter|grandson"
+    r"|granddaughter|toddler|kid|little one) (?:is |s |feels |felt |feel |seems )?(?:really |very "
+    r"|so |burning |boiling )?hot\b)"
+)
 _COLD_HANDS = (
     r"\b(?:hands|feet|fingers|toes|legs) (?:\w+ ){0,4}?(?:ice cold|icy|freezing|cold|frozen)\b"
     r"|\b(?:ice cold|icy|freezing cold) (?:hands|feet)\b"
@@ -97,7 +103,8 @@ _SUDDEN = (
 _SIGHT = (
     r"\b(?:sight|vision|eyesight|seeing double|double vision|seeing two|flashing lights|flashes"
     r"|shadow (?:over|across|in|on)|curtain|cant see|lost (?:the )?(?:sight|vision)|gone blind"
-    r"|went blind|blind in)\b"
+    r"|went blind|blind in|seeing (?:sparkles|stars|spots|zigzags)|(?:spots|stars|sparkles"
+    r"|zigzags) (?:in|before|in front of) (?:my|his|her|their|the) eyes)\b"
 )
 _HEADACHE = r"\b(?:headache|head (?:is |feels )?(?:splitting|pounding|banging|throbbing|killing))\b"
 _THROAT = (
@@ -134,7 +141,23 @@ _THINNERS = (
     r"\b(?:blood thinners?|warfarin|apixaban|rivaroxaban|edoxaban|dabigatran|anticoagulants?)\b"
 )
 _BLEED = r"\b(?:bleed\w*|blood|clots|a pad|pads)\b"
-_STILL_BABY = r"\bbaby (?:\w+ ){0,2}?(?:hasnt|has not|not|stopped|isnt) (?:moved|moving|kicking)"
+# The baby's movements stopped or not felt (the eleventh round added movements and kicks not
+# felt: "I haven't felt any kicks since yesterday").
+_STILL_BABY = (
+    r"\bbaby (?:\w+ ){0,2}?(?:hasnt|has not|not|stopped|isnt) (?:moved|moving|kicking)"
+    r"|\b(?:havent|hasnt|have not|has not|not|didnt|did not|cant|cannot) (?:\w+ )?(?:felt|feel"
+    r"|feeling) (?:any |the )?(?:babys? )?(?:kicks|kicking|movements?|(?:him|her|it|baby) (?:move"
+    r"|moving|kick))\b|\bno (?:kicks|movements?)\b|\bmovements? (?:have |has )?(?:stopped"
+    r"|slowed right down|gone quiet)\b"
+)
+# Swelling of the face or hands (with a headache in pregnancy, a sign of pre-eclampsia; swollen
+# ankles alone are common and not counted).
+_SWELLING = (
+    r"\b(?:puffy|swollen|swelling|swelled|puffed up) (?:\w+ ){0,2}?(?:face|hands|fingers)\b"
+    r"|\b(?:face|hands|fingers) (?:\w+ ){0,2}?(?:puffy|swollen|swelling|swelled|puffed up)\b"
+)
+# Fresh blood in a pregnancy: "bleeding bright red at 35 weeks".
+_BRIGHT_BLOOD = r"\b(?:bright red (?:blood|bleeding)|bleeding bright red|fresh red blood)\b"
 _INSULIN_TWICE = (
     r"\b(?:took|taken|injected|given|gave|had|done|did|put in)\b.{0,30}\b(?:double|twice"
     r"|two lots of|too much|extra|the wrong)\b.{0,20}\binsulin\b|\binsulin\b.{0,40}\b(?:twice by"
@@ -194,6 +217,8 @@ _SIGNS: dict[str, re.Pattern[str]] = {
         "head_knock": HEAD_KNOCK,
         "bleed": _BLEED,
         "still_baby": _STILL_BABY,
+        "swelling": _SWELLING,
+        "bright_blood": _BRIGHT_BLOOD,
         "insulin_twice": _INSULIN_TWICE,
         "burn": _BURN,
         "burn_bad": _BURN_BAD,
@@ -223,10 +248,14 @@ _COMBINATIONS: tuple[tuple[str, tuple[frozenset[str], ...]], ...] = tuple(
         ),
         ("breathing", "breath+colour breath+throat breath+pulse"),
         ("allergy", "throat+allergen+sudden throat+allergen+conscious throat+allergen+breath"),
-        ("fever", "fever+colour fever+cold_hands fever+neck_or_light fever+chemo"),
+        ("fever", "fever+colour fever+cold_hands fever+neck_or_light fever+chemo fever+breath"),
         ("sight", "sight+sudden sight+headache+pregnant sight+headache+severe"),
         ("headache", "headache+severe+sudden"),
-        ("pregnancy", "pregnant+bleed+severe pregnant+still_baby"),
+        (
+            "pregnancy",
+            "pregnant+bleed+severe pregnant+still_baby pregnant+headache+swelling "
+            "pregnant+bright_blood",
+        ),
         (
             "diabetes",
             "diabetes+autonomic+sudden insulin_twice low_sugar+autonomic low_sugar+conscious",

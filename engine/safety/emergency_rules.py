@@ -239,35 +239,6 @@ _STROKE_SIGN = (
     r"\b(?:arm|arms|leg|legs|hand|hands|side|face|mouth) (?:\w+ ){0,2}?(?:weak|numb|droop\w*"
     r"|drooped|heavy|useless|floppy|dead|looks different|looks odd|looks wrong|fallen|dropped)\b"
 )
-# A pregnancy, and its danger signs (eleventh round): pre-eclampsia's headache with swelling or
-# with spots or flashing before the eyes, and a baby's movements stopped or gone.
-_PREGNANT = (
-    r"(?:pregnan\w*|(?:[2-4][0-9]|twenty \w+|thirty \w+) weeks(?! old)|(?:[5-9]|five|six|seven"
-    r"|eight|nine) months (?:pregnant|gone|along)|bump|expecting|due (?:date|in|next))"
-)
-_PREGNANCY_HEADACHE = (
-    r"\b(?:severe|bad|awful|terrible|pounding|splitting|thumping|blinding|really bad|worst)"
-    r" (?:\w+ )?(?:headache|head ache|head)\b"
-)
-_PREGNANCY_SWELLING = (
-    r"\b(?:puffy|swollen|swelling|swelled|puffed up|bloated) (?:\w+ ){0,2}?(?:face|hands|fingers"
-    r"|eyes|feet|ankles)\b|\b(?:face|hands|fingers|feet|ankles) (?:\w+ ){0,2}?(?:puffy|swollen"
-    r"|swelling|swelled|puffed up)\b"
-)
-_PREGNANCY_EYES = (
-    r"\bseeing (?:sparkles|stars|spots|flashing lights|flashes|zigzags|double|things)\b"
-    r"|\b(?:flashing lights|flashes|spots|stars|sparkles|zigzags|floaters) (?:in|before|in front"
-    r" of) (?:my|her|their|the) (?:eyes|eye|vision)\b|\b(?:vision|eyesight|sight) (?:is |has"
-    r" |s )?(?:gone |going |suddenly )?(?:blurry|blurred|funny|strange|fuzzy)\b|\bblurred vision"
-    r"|\bflashing lights\b"
-)
-_NO_MOVEMENTS = (
-    r"\b(?:(?:havent|hasnt|have not|has not|not|didnt|did not|cant|cannot) (?:\w+ )?(?:felt|feel"
-    r"|feeling) (?:any |the )?(?:baby |babys |\w+ )?(?:kicks?|kicking|movements?|moving|move"
-    r"|him move|her move|it move)|(?:baby|babys|he|she|it) (?:has |have |is |s )?(?:stopped"
-    r"|not|hasnt|isnt) (?:moving|moved|kicking|kicked)|no (?:kicks|movements?|movement)"
-    r"|movements? (?:have |has )?(?:stopped|slowed right down|gone quiet))\b"
-)
 EMERGENCY_RULES: Sequence[Rule] = (
     rule(
         "chest_pain",
@@ -311,8 +282,9 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"|tightness|ache|aching|heaviness)\b(?: \w+){0,2}? (?:in|on|across) (?:the )?(?:middle"
         r"|centre|center|front) of (?:my|his|her|their|the) chest\b",
         r"\bchest (?:\w+ ){0,4}?(?:in a vice|in a vise|like a vice|like a vise)\b",
-        # A crushing pain that spreads: "crushing pain going to his jaw".
-        r"\b(?:crushing|squeezing|gripping|heavy|tight) (?:\w+ )?(?:pain|pressure|feeling|ache)"
+        # A crushing pain that spreads: "crushing pain going to his jaw" (a heavy or tight ache
+        # that spreads is a danger sign with another one, engine.safety.danger_signs).
+        r"\b(?:crushing|squeezing|gripping) (?:\w+ )?(?:pain|pressure|feeling|ache)"
         r"\b.{0,40}\b(?:jaw|left arm|down (?:his|her|my|their) (?:left )?arm|into (?:his|her|my"
         r"|their) (?:neck|shoulder|arm))\b",
     ),
@@ -328,7 +300,7 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\binhaler (?:isnt|is not|not|doesnt|does not|wont) (?:working|helping|help|work)\b",
         r"\blips? (?:are |is |have |has |look |looks )?(?:gone |turned |turning |going |went )?"
         r"(?:a bit |a little |slightly |really |very |quite |all |a )?(?:blue|grey|gray|purple"
-        r"|purply|purplish|bluey|bluish|blueish|dusky)\b",
+        r"|purply|purplish|bluey|bluish|blueish)\b",
         # "she can only get two or three words out between breaths"
         r"\b(?:only|just) (?:get|say|manage|speak|gasp) (?:out )?(?:a |one |two |three |a few |a "
         r"couple of |one or two |two or three |single )(?:\w+ )?words?\b",
@@ -874,14 +846,6 @@ EMERGENCY_RULES: Sequence[Rule] = (
         rf"\b(?:{CHILD}|{_BABY_AGE})\b.{{0,40}}\b(?:(?:really |very |so )?hard to wake|cant wake"
         r"|wont wake|(?:gone|turned|going|turning) (?:a )?(?:funny|strange|odd|weird|grey|bluish"
         r"|mottled) colou?r)\b(?! (?:in the mornings?|for school|every))",
-        # A high temperature with cold hands or legs, or with fast breathing and very unwell:
-        # "my grandson is hot but his legs are cold and he is hard to wake".
-        rf"(?:{FEVER}|\b(?:is|s|feels|felt) (?:really |very |so )?hot\b(?! (?:water|drink|tea)))"
-        r".{0,60}\b(?:hands|feet|legs|arms|fingers|toes) (?:\w+ ){0,2}?(?:cold|icy|freezing|like"
-        r" ice)\b",
-        rf"{FEVER}.{{0,60}}\b(?:breathing|breathes|breath) (?:really |very |so |too )?(?:fast"
-        r"|quickly|quick|rapidly|hard)\b|\b(?:breathing|breathes) (?:really |very |so |too )?"
-        rf"(?:fast|quickly|rapidly)\b.{{0,60}}{FEVER}",
         # A baby under three months with a fever (ninth session), either order.
         rf"^(?!.*{_FEVER_TO_COME}).*?(?:{_YOUNG_BABY}.{{0,80}}{_FEVERISH}"
         rf"|{_FEVERISH}.{{0,80}}{_YOUNG_BABY})",
@@ -928,17 +892,6 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r"\bpregnan\w*\b.{0,80}\b(?:pain|cramps|bleeding)\b.{0,60}\b(?:faint|fainting|dizzy"
         r"|light headed|lightheaded|shoulder tip|collaps\w*)\b",
         r"\btesticle\w* (?:\w+ ){0,3}?(?:agony|severe pain|really painful|swollen|twisted)\b",
-        # Eleventh round: a pregnancy with a bad headache and swelling or spots or flashing
-        # before the eyes, or the baby's movements stopped: "six months pregnant with a severe
-        # headache, a puffy face and spots in her eyes", "34 weeks and I haven't felt any kicks
-        # since yesterday".
-        rf"\b{_PREGNANT}\b.{{0,100}}(?:(?:{_PREGNANCY_EYES})|(?:{_PREGNANCY_HEADACHE}).{{0,60}}"
-        rf"(?:{_PREGNANCY_SWELLING})|(?:{_PREGNANCY_SWELLING}).{{0,60}}(?:{_PREGNANCY_HEADACHE})"
-        rf"|(?:{_NO_MOVEMENTS}))",
-        rf"(?:(?:{_PREGNANCY_EYES})|(?:{_NO_MOVEMENTS})).{{0,100}}\b{_PREGNANT}\b",
-        # Bleeding in a pregnancy ("35 weeks and bleeding bright red"; not gums or a nose).
-        rf"\b{_PREGNANT}\b(?!.{{0,80}}\b(?:gums?|nose|nosebleeds?)\b).{{0,80}}\b(?:bleeding"
-        r"|bright red blood|passing clots|losing blood)\b",
         r"\b(?:bit|bitten|cut|slashed|gashed) (?:\w+ ){0,4}?(?:and )?(?:its |it is |he is"
         r" |she is )?(?:pouring|gushing|spurting|pumping)\b",
         # A blow or something flying into an eye, and sight lost (ninth round): "his eye got hit
