@@ -646,6 +646,13 @@ EMERGENCY_RULES: Sequence[Rule] = (
         r" tablets|tablets in the (?:box|packet|pack|bottle)|pills in the (?:box|packet|pack"
         r"|bottle))\b(?!.{0,30}\b(?:this morning|today|as prescribed|as usual|as normal|with"
         r" breakfast|on time)\b)",
+        # "my sleeping pills, I took them all", "swallowed every one of her painkillers".
+        rf"\b{_MEDICINE_TAKEN}\b.{{0,60}}\b(?:took|taken|swallowed|downed|ate|eaten|had)"
+        r" (?:them all|all of them|the lot|the whole lot|every (?:last )?one)\b"
+        r"(?!.{0,30}\b(?:this morning|today|as prescribed|as usual|as normal|with breakfast"
+        r"|on time)\b)",
+        rf"\b(?:took|taken|swallowed|downed|ate|eaten|had) every (?:last )?one of (?:my|his|her"
+        rf"|their|the) (?:\w+ )?{_MEDICINE_TAKEN}\b",
         # A child who ate someone's medicines: "my toddler ate a load of my iron tablets".
         rf"\b{CHILD}\b.{{0,60}}\b(?:ate|eaten|eating|swallowed|swallowing|drank|drunk|chewed"
         r"|got into|getting into|found|has had|had some|munched) (?:\w+ ){0,7}?(?:tablets|pills"

@@ -438,8 +438,8 @@ def test_a_clinical_question_close_to_an_emergency_phrasing_is_raised(
 ) -> None:
     from engine.safety.exemplars import Exemplar, ExemplarBank
 
-    question = "I took all of my sleeping pills"  # the rules alone say clinical (a medicine)
-    bank = ExemplarBank([Exemplar(Route.EMERGENCY, "overdose", "took all my sleeping pills")])
+    question = "I took a few extra sleeping pills"  # the rules alone say clinical (a medicine)
+    bank = ExemplarBank([Exemplar(Route.EMERGENCY, "overdose", "took a few extra sleeping pills")])
     assistant = Assistant(
         db, FakeEmbedder(), fake, audience="public", channel="test", exemplars=bank
     )
