@@ -354,8 +354,17 @@ _NUMBERISH = re.compile(
 )
 
 
+# Words that keep a stem of their own. "Allowed" asks permission, and documents say "allow" of
+# time ("please allow 2 to 3 hours for the whole visit"): stemmed alike, "what am I allowed to eat
+# before a colonoscopy?" was answered with that sentence. The participle still matches a
+# document's "allowed" or "permitted"; it is never repaired to "allow" as a typo.
+_OWN_STEMS = {"allowed": "allowed", "permitted": "allowed"}
+
+
 @lru_cache(maxsize=8192)
 def _stem(word: str) -> str:
+    if word in _OWN_STEMS:
+        return _OWN_STEMS[word]
     stem = str(_STEMMER.stem_word(word))
     # "buses" -> "buse" but "bus" -> "bus": a final e is dropped on both sides.
     return stem[:-1] if len(stem) >= 4 and stem.endswith("e") else stem
@@ -401,6 +410,8 @@ def _respell(question: str, vocabulary: set[str]) -> str:
 def _repair(term: str, vocabulary: set[str]) -> str:
     """A misspelt question term -> the passage word it is one (or, if long, two) letters from."""
     if term in vocabulary or len(term) < 4 or term.isdigit() or term in _synonyms():
+        return term
+    if term in _OWN_STEMS.values():
         return term
     limit = 2 if len(term) >= 7 else 1
     for word in sorted(vocabulary):

@@ -560,3 +560,28 @@ def test_the_situations_words_weigh_as_a_follow_ups_earlier_question() -> None:
     ]
     # The same words asked as one statement are not split: no sentence carries "hip".
     assert find_quotes("automatic doors for my bad hip", [entrance], weights) == []
+
+
+def test_allowed_asks_permission_and_is_never_the_time_to_allow() -> None:
+    """The documents say "allow" of time; "what am I allowed to eat" was answered with "please
+    allow 2 to 3 hours for the whole visit" (the shipped set's colonoscopy question)."""
+    colonoscopy = (
+        "Preparing for your test > Colonoscopy",
+        "The test itself takes 30 to 45 minutes, but please allow 2 to 3 hours for the whole "
+        "visit.\n\n- 3 days before: eat a low-fibre diet.",
+    )
+    weights = {"allow": 3.3, "eat": 2.5, "day": 1.6, "colonoscopi": 2.0}
+    asked = choose(
+        find_quotes(
+            "What am I allowed to eat in the days before a colonoscopy?", [colonoscopy], weights
+        )
+    )
+    assert [q.text for q in asked] == ["3 days before: eat a low-fibre diet."]
+    # The time sense still matches the time sense, and a document's "allowed" the participle.
+    timed = choose(
+        find_quotes("How long should I allow for the colonoscopy?", [colonoscopy], weights)
+    )
+    assert "please allow 2 to 3 hours" in timed[0].text
+    dogs = ("Visiting", "Dogs are allowed in the garden. The garden is open until 17:00.")
+    allowed = choose(find_quotes("Are dogs allowed?", [dogs], {"dog": 4.0, "allow": 3.3}))
+    assert [q.text for q in allowed] == ["Dogs are allowed in the garden."]
