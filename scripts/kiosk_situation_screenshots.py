@@ -3,7 +3,7 @@ clinic does something, on the real engine: one kiosk session per size and story,
 real pointer click through the X server.
 
     .venv/bin/python scripts/kiosk_situation_screenshots.py DATA_DIR [--size 1366x768]
-        [--story situation|visit|first-aid|fumes|things|ending]
+        [--story situation|visit|first-aid|fumes|things|ending|seen]
 
 DATA_DIR is a data folder with the sample knowledge ingested (extractive answers). At each of the
 five sizes (its own Xvfb with matchbox-window-manager, as scripts/kiosk_long_answer_screenshots.py
@@ -58,6 +58,14 @@ does) the patient types on the on-screen keys, in one session.
 3. "can I hop off the bus right outside the clinic?" (the bus routes again, never the emergency
    text).
 
+``seen`` (twelfth session):
+
+1. "What am I allowed to eat in the days before a colonoscopy?" (the low-fibre diet and the day
+   before; it was "please allow 2 to 3 hours for the whole visit"),
+2. "my little one put a marble in her mouth and now she's silent and turning red" (choking without
+   the word: the emergency text, now from the rules themselves),
+3. "which buses stop outside?" (the next question, of its own: the bus routes).
+
 The screen after each answer is docs/screenshots/kiosk-<W>x<H>-<story>-<n>.png. Needs
 ``apt-get install xvfb matchbox-window-manager xdotool``.
 """
@@ -105,6 +113,11 @@ STORIES = {
         "I've had enough of everything and I'm going to finish it",
         "which buses stop outside?",
         "can I hop off the bus right outside the clinic?",
+    ),
+    "seen": (
+        "What am I allowed to eat in the days before a colonoscopy?",
+        "my little one put a marble in her mouth and now she's silent and turning red",
+        "which buses stop outside?",
     ),
 }
 
