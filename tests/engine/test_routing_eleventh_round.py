@@ -121,13 +121,11 @@ SAME_WORDS = [
 ]
 
 
-@pytest.mark.parametrize("question", EMERGENCIES)
-def test_an_emergency_described_in_what_people_see_is_an_emergency(question: str) -> None:
-    decision = route_question(question)
-    assert decision.route is Route.EMERGENCY, decision.reason
-
-
-@pytest.mark.parametrize(("question", "route"), SAME_WORDS)
-def test_the_same_words_in_other_questions_keep_their_route(question: str, route: Route) -> None:
+@pytest.mark.parametrize(
+    ("question", "route"), [(q, Route.EMERGENCY) for q in EMERGENCIES] + SAME_WORDS
+)
+def test_each_question_gets_its_route(question: str, route: Route) -> None:
+    """Every emergency described in what people see is an emergency; the same words in other
+    questions keep the route they had before the round."""
     decision = route_question(question)
     assert decision.route is route, decision.reason
