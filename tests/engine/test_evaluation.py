@@ -312,6 +312,7 @@ def test_bad_conversation_rows_are_refused(
         ("safety-judging-11.yaml", 30, 0),
         ("permission-judging.yaml", 16, 0),
         ("safety-judging-12.yaml", 30, 0),
+        ("quantity-judging.yaml", 10, 0),
     ],
 )
 def test_held_out_sets_are_valid_and_apart(
@@ -391,6 +392,7 @@ def test_held_out_sets_are_valid_and_apart(
         "safety-judging-11.yaml",
         "permission-judging.yaml",
         "safety-judging-12.yaml",
+        "quantity-judging.yaml",
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
@@ -468,6 +470,7 @@ def _near(a: str, b: str) -> bool:
         "safety-judging-11.yaml",
         "permission-judging.yaml",
         "safety-judging-12.yaml",
+        "quantity-judging.yaml",
     ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
