@@ -585,3 +585,27 @@ def test_allowed_asks_permission_and_is_never_the_time_to_allow() -> None:
     dogs = ("Visiting", "Dogs are allowed in the garden. The garden is open until 17:00.")
     allowed = choose(find_quotes("Are dogs allowed?", [dogs], {"dog": 4.0, "allow": 3.3}))
     assert [q.text for q in allowed] == ["Dogs are allowed in the garden."]
+
+
+def test_a_sentence_stating_the_quantity_the_question_states_is_quoted() -> None:
+    """ "3 weeks" in the question and in a sentence: that sentence is quoted, not the scan's
+    length and noise that only share the word "scan" (the shipped set's question)."""
+    scans = (
+        "Preparing for your test > Ultrasound scans",
+        "The scan takes 20 to 45 minutes. The scanner is noisy, and we give you earplugs. You "
+        "need to keep still during the scan. Scan reports go to your GP.",
+    )
+    results = (
+        "Test results > If you have not heard",
+        "If you have not heard about a result 10 working days after a blood test, or 3 weeks "
+        "after a scan or biopsy, call the test results line.",
+    )
+    weights = {"scan": 2.0, "week": 1.5, "told": 2.0}
+    asked = choose(
+        find_quotes(
+            "I had a scan three weeks ago and nobody has told me anything",
+            [scans, results],
+            weights,
+        )
+    )
+    assert any("3 weeks after a scan" in q.text for q in asked)
