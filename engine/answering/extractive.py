@@ -39,7 +39,7 @@ from functools import lru_cache
 
 from py_rust_stemmers import SnowballStemmer
 
-from engine.answering.guard_details import PRICE
+from engine.answering.guard_details import PRICE, quantities
 from engine.answering.query_words import synonym_stems, within_edits
 from engine.answering.sentences import Unit, split_units
 from engine.safety.rules import MEDS
@@ -799,35 +799,12 @@ _WHOLE_SENTENCE = re.compile(r"[.!?][\"'\u201d)]*$")
 # weeks after a scan or biopsy, call the test results line", not by "The scan takes 20 to 45
 # minutes". Only the order of sentences that already answer changes; no sentence is admitted.
 QUANTITY_BONUS = 0.1
-_NUMBER_NAMES = {
-    "one": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-    "eleven": "11",
-    "twelve": "12",
-}
-_QUANTITY = re.compile(
-    r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:(?:full|working"
-    r"|clear)\s+)*(minute|min|hour|hr|day|week|month|year)s?\b",
-    re.IGNORECASE,
-)
 
 
 @lru_cache(maxsize=8192)
-def _quantities(text: str) -> frozenset[tuple[str, str]]:
-    """The (number, unit) pairs ``text`` states, number words as digits, units singular."""
-    units = {"min": "minute", "hr": "hour"}
-    return frozenset(
-        (_NUMBER_NAMES.get(n.lower(), n), units.get(u.lower(), u.lower()))
-        for n, u in _QUANTITY.findall(text)
-    )
+def _quantities(text: str) -> frozenset[tuple[float, str]]:
+    """The (amount, unit) pairs ``text`` states, as the citation guard reads them."""
+    return quantities(text)
 
 
 def _shown_with_its_lead_in(unit: Unit, leads: Mapping[str, Unit]) -> Unit:

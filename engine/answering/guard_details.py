@@ -27,6 +27,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 # ----------------------------------------------------------------------------- patterns
 
@@ -307,6 +308,14 @@ def _read(text: str) -> tuple[list[Detail], str, list[Detail]]:
                 amount = (_number(match.group(group)), unit)
                 found.append(Detail("quantity", match.group(0).strip(), amount, match.span()))
     return found, text, times
+
+
+def quantities(text: str) -> frozenset[tuple[float, str]]:
+    """The (amount, unit) of every quantity ``text`` states ("3 weeks", "three weeks", "72
+    hours'", "2 full working days"), read as the guard reads them; the sentence choice ranks a
+    sentence that states the question's quantity first (``engine.answering.extractive``)."""
+    found = _read(text)[0]
+    return frozenset(cast(tuple[float, str], d.key) for d in found if d.kind == "quantity")
 
 
 def _paired(text: str, times: list[Detail], *, carry: bool) -> list[Detail]:
