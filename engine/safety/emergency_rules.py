@@ -234,6 +234,8 @@ _WORDS_LOST = (
     r"(?:cant|cannot|can not|couldnt|unable to|struggling to|struggles to) (?:find|get out|get)"
     r" (?:the |her |his |my |their |any )?(?:right )?words\b"
 )
+# Narrower than danger_signs' "sudden" sign on purpose: words lost are a stroke sign on their own
+# only when said to have come on at once; "I can't find the right words right now" is not.
 _SUDDEN = r"\b(?:suddenly|all of a sudden|out of nowhere|out of the blue|just now|this morning)\b"
 _STROKE_SIGN = (
     r"\b(?:arm|arms|leg|legs|hand|hands|side|face|mouth) (?:\w+ ){0,2}?(?:weak|numb|droop\w*"

@@ -118,6 +118,10 @@ SAME_WORDS = [
     ("the baby has been kicking a lot, is there a toilet nearby?", Route.INFORMATION),
     ("I'm 30 weeks pregnant, where is the antenatal clinic?", Route.INFORMATION),
     ("sorry for everything, I missed my last two appointments, can I rebook?", Route.INFORMATION),
+    (
+        "I can't find the right words right now to explain, can someone help me fill the form?",
+        Route.INFORMATION,
+    ),
 ]
 
 
