@@ -263,6 +263,20 @@ def test_bad_conversation_rows_are_refused(
         load_questions(write_questions(tmp_path / "q.yaml", [row]))
 
 
+# The judging sets written last, in order: each is in the ordered list of
+# test_held_out_sets_are_valid_and_apart and in the fresh-yardstick check. A new set goes at the
+# end here (and, with its row counts, in the list below).
+LATEST_JUDGING_SETS = (
+    "plain-speech-judging.yaml",
+    "safety-judging-9.yaml",
+    "safety-judging-10.yaml",
+    "safety-judging-11.yaml",
+    "permission-judging.yaml",
+    "safety-judging-12.yaml",
+    "quantity-judging.yaml",
+)
+
+
 @pytest.mark.parametrize(
     ("name", "min_singles", "min_conversations"),
     [
@@ -386,13 +400,7 @@ def test_held_out_sets_are_valid_and_apart(
         "safety-judging-8.yaml",
         "more-medicine-judging.yaml",
         "triples-judging.yaml",
-        "plain-speech-judging.yaml",
-        "safety-judging-9.yaml",
-        "safety-judging-10.yaml",
-        "safety-judging-11.yaml",
-        "permission-judging.yaml",
-        "safety-judging-12.yaml",
-        "quantity-judging.yaml",
+        *LATEST_JUDGING_SETS,
     ]
     if name in in_order:  # written after every set above, the judging sets too
         others += [
@@ -464,13 +472,7 @@ def _near(a: str, b: str) -> bool:
         "safety-judging-8.yaml",
         "near-meaning-judging.yaml",
         "more-medicine-judging.yaml",
-        "plain-speech-judging.yaml",
-        "safety-judging-9.yaml",
-        "safety-judging-10.yaml",
-        "safety-judging-11.yaml",
-        "permission-judging.yaml",
-        "safety-judging-12.yaml",
-        "quantity-judging.yaml",
+        *LATEST_JUDGING_SETS,
     ],
 )
 def test_the_fresh_yardsticks_copy_and_paraphrase_no_other_set_or_exemplar(name: str) -> None:
