@@ -385,7 +385,7 @@ EMERGENCY_RULES: Sequence[Rule] = (
         rf"\b{PERSON} {_BESIDE}(?:(?:has|have|s|just|suddenly) )+(?:fallen|fell) (?:over|down)\b"
         r"(?! with\b)",
         rf"\b{PERSON} {_BESIDE}(?:(?:has|have|s|just|suddenly) )*(?:gone down|went down|keeled"
-        r"|hit the (?:floor|ground|deck)|dropped (?:to the (?:floor|ground)|down|like a))\b"
+        r"|hit the (?:floor|ground|deck)|dropped (?:down|like a))\b"
         r"(?! (?:with|to|for|the|a|an|into|towards|there|here|stairs|in|on|by|at"
         r"|and (?:got|get|found))\b)",
         # Eleventh round: "a man has dropped to the floor in reception", "someone has gone limp in
