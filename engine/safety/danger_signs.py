@@ -1,6 +1,6 @@
 """Danger signs in combination: an emergency said in the shape of a clinical question.
 
-The emergency rules (:mod:`engine.safety.emergency_rules`) name one sign each ("chest pain",
+The emergency rules (:mod:`engine.safety.emergency`) name one sign each ("chest pain",
 "not breathing"). Fresh question sets kept finding emergencies that name no such sign but two
 ordinary ones together, usually asked the way a clinical question is asked: "my son has type 1,
 he's drowsy and panting, is it his sugar?", "my toddler has a fever and his knees look purple and
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from engine.safety.emergency_rules import FEVER, HEAD_KNOCK
+from engine.safety.emergency.fragments import FEVER, HEAD_KNOCK
 
 _CONSCIOUS = (
     r"\b(?:vague|not with it|out of it|spaced out|not all there|away with the fairies|dozing off"

@@ -1,7 +1,7 @@
 """Benign near-misses of the emergency rules: where an emergency word does not describe anyone
 in danger now, rewritten to neutral words before the emergency rules read the question.
 
-The emergency rules (:mod:`engine.safety.emergency_rules`) fire on a symptom phrase wherever it
+The emergency rules (:mod:`engine.safety.emergency`) fire on a symptom phrase wherever it
 appears. Some phrases are also everyday speech, and a false emergency is not free on the kiosk:
 the 999 text replaces the answer and a red alert sounds at the desk, so staff learn to ignore it.
 This module recognises three classes, each by its shape, not by one sentence:

@@ -1,6 +1,6 @@
 """Deterministic safety routing: which of four paths a question takes, decided without a model.
 
-Order: emergency first (a single sign, :mod:`engine.safety.emergency_rules`, then two ordinary
+Order: emergency first (a single sign, :mod:`engine.safety.emergency`, then two ordinary
 signs that together are a red flag, :mod:`engine.safety.danger_signs`), then clinical advice,
 then appointment, else information. The rules are in :mod:`engine.safety.rules` (and the reasons
 for where each line is drawn); this module normalises the question, runs them in that order and
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.events import Route
-from engine.safety import danger_signs, emergency_rules, near_misses, rules
+from engine.safety import danger_signs, emergency, near_misses, rules
 from engine.safety.text import canonical_tokens, normalise
 
 # Higher is safer: a second opinion may move a question up this order, never down.
@@ -50,7 +50,7 @@ def route_question(question: str) -> RoutingDecision:
     # Benign near-misses ("dying for a cuppa", a face that looks odd in a photo, a stroke years
     # ago) are rewritten for the emergency rules only (engine.safety.near_misses).
     neutral = near_misses.neutralise(text)
-    name = rules.first_match(emergency_rules.EMERGENCY_RULES, neutral)
+    name = rules.first_match(emergency.EMERGENCY_RULES, neutral)
     if name is not None:
         return RoutingDecision(Route.EMERGENCY, f"emergency:{name}")
     # Two ordinary signs that together are a red flag ("drowsy and panting, he has type 1").

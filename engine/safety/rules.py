@@ -7,7 +7,7 @@ Rules are grouped by route and each has a short name that ends up in the review 
 
 Where the line is drawn (decisions, so the next person does not re-argue them):
 
-* Emergency rules (in :mod:`engine.safety.emergency_rules`) look for a symptom or an explicit
+* Emergency rules (in :mod:`engine.safety.emergency`) look for a symptom or an explicit
   emergency ("call an ambulance", "its an emergency"). A symptom phrase wins even when negated
   ("I don't have chest pain") or asked about ("do you treat chest pain in the walk-in?"): a false
   emergency costs a redirect, a missed one can cost a life. Only meta questions with no symptom
