@@ -76,6 +76,10 @@ class DatabaseMonitor(QObject):
         self._call = BackgroundCall(self._attempt, self)
         self._call.succeeded.connect(self._on_ok)
         self._call.failed.connect(self._on_failed)
+        self._call.stopped.connect(self._on_stopped)
+        # A retry asked for while the last check's thread is still being retired (its result is
+        # in, its ``stopped`` not yet handled): run when it is, not at the next heartbeat.
+        self._retry_pending = False
         self.retry_timer = QTimer(self)
         self.retry_timer.setSingleShot(True)
         self.retry_timer.setInterval(self._delay_ms())
@@ -98,7 +102,18 @@ class DatabaseMonitor(QObject):
 
     @Slot()
     def check_now(self) -> None:
-        self._call.start()  # a check already running is not doubled
+        # A check already running is not doubled; while down, the asked-for retry is kept and
+        # runs as soon as that check's thread is retired (a retry timer that fired between the
+        # failure and the thread's end used to be lost until the next heartbeat, 15 s later).
+        if not self._call.start() and not self.available:
+            self._retry_pending = True
+
+    @Slot()
+    def _on_stopped(self) -> None:
+        if self._retry_pending:
+            self._retry_pending = False
+            if not self.available:
+                self._call.start()
 
     @property
     def checking(self) -> bool:
@@ -110,6 +125,7 @@ class DatabaseMonitor(QObject):
     def stop(self) -> None:
         self.retry_timer.stop()
         self.heartbeat.stop()
+        self._retry_pending = False
 
     def report_unavailable(self, error: object = "an answer failed on the database") -> None:
         """An answer failed because of the database: switch now and keep retrying."""

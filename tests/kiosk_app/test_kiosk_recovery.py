@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -210,3 +211,34 @@ def test_a_dead_embedded_server_is_restarted_before_the_retry(qtbot, make_monito
     qtbot.waitUntil(lambda: not monitor.available, timeout=2000)
     qtbot.waitUntil(lambda: monitor.available, timeout=2000)  # the retry timer restarted it
     assert server.restarts == 1
+
+
+class HeldCheck:
+    """A database check that fails, and whose first run holds until released."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.calls = 0
+
+    def __call__(self) -> None:
+        self.calls += 1
+        if self.calls == 1:
+            self.release.wait(5)
+        raise DatabaseUnavailable("connection refused")
+
+
+def test_a_retry_asked_for_while_the_last_check_ends_is_not_lost(qtbot, make_monitor):
+    # The retry timer may fire after a failed check reported but before its thread was retired;
+    # the retry must still run then, not wait for the next heartbeat (an hour here).
+    check = HeldCheck()
+    monitor = make_monitor(check, 3600, heartbeat_seconds=3600)
+    monitor.report_unavailable("an answer failed on the database")
+    assert not monitor.available
+    monitor.check_now()
+    qtbot.waitUntil(lambda: check.calls == 1, timeout=2000)
+    monitor.check_now()  # as the retry timer firing while the first check still runs
+    check.release.set()
+    qtbot.waitUntil(lambda: check.calls == 2, timeout=2000)
+    qtbot.waitUntil(lambda: not monitor.checking, timeout=2000)
+    qtbot.wait(50)
+    assert check.calls == 2  # the one retry asked for, not a loop
