@@ -42,7 +42,7 @@ from py_rust_stemmers import SnowballStemmer
 from engine.answering.guard_details import PRICE, quantities
 from engine.answering.query_words import synonym_stems, within_edits
 from engine.answering.sentences import Unit, split_units
-from engine.safety.rules import MEDS
+from engine.safety.vocabulary import MEDS
 
 MAX_QUOTES = 3
 # Share of the question's term weight that a sentence plus its headings must carry...
@@ -104,8 +104,8 @@ def _framing_lexemes() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _medicine_stems() -> frozenset[str]:
-    """Stems of the one-word medicine names the safety rules know (``safety.rules.MEDS``), but
-    not the generic words themselves ("medicine", "tablet")."""
+    """Stems of the one-word medicine names the safety rules know (``safety.vocabulary.MEDS``),
+    but not the generic words themselves ("medicine", "tablet")."""
     names = MEDS.removeprefix("(?:").removesuffix(")").split("|")
     generic = {_stem(w) for w in ("medicine", "medicines", "medication", "medications")}
     return frozenset(_stem(n) for n in names if n.isalpha()) - generic

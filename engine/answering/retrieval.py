@@ -57,7 +57,7 @@ from engine.answering.query_words import (
 )
 from engine.ops.db import Database, fetch_rows, vector_literal
 from engine.ops.settings import Settings
-from engine.safety.rules import (
+from engine.safety.vocabulary import (
     BODY,
     CONDITIONS,
     MEASURES,

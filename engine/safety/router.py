@@ -2,10 +2,10 @@
 
 Order: emergency first (a single sign, :mod:`engine.safety.emergency`, then two ordinary
 signs that together are a red flag, :mod:`engine.safety.danger_signs`), then clinical advice,
-then appointment, else information. The rules are in :mod:`engine.safety.rules` (and the reasons
-for where each line is drawn); this module normalises the question, runs them in that order and
-records which rule fired. :func:`combine` folds in an
-optional model second opinion, which can only make the outcome safer.
+then appointment (:mod:`engine.safety.clinical`, :mod:`engine.safety.appointment`), else
+information. The reasons for where each line is drawn are in :mod:`engine.safety.rules`; this
+module normalises the question, runs the rules in that order and records which rule fired.
+:func:`combine` folds in an optional model second opinion, which can only make the outcome safer.
 
 It must never: call a model, the network or the database; raise on any input; be slow (the rules
 are linear; a 10,000-character question routes in milliseconds); downgrade an emergency.
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.events import Route
-from engine.safety import danger_signs, emergency, near_misses, rules
+from engine.safety import appointment, clinical, danger_signs, emergency, near_misses, rules
 from engine.safety.text import canonical_tokens, normalise
 
 # Higher is safer: a second opinion may move a question up this order, never down.
@@ -58,12 +58,14 @@ def route_question(question: str) -> RoutingDecision:
     if name is not None:
         return RoutingDecision(Route.EMERGENCY, f"emergency:danger_signs:{name}")
     # "can I have a flu jab" asks for a vaccine: the clinical rules read it without "flu".
-    name = rules.first_match(rules.CLINICAL_RULES, rules.without_illness_names_of_vaccines(text))
+    name = rules.first_match(
+        clinical.CLINICAL_RULES, clinical.without_illness_names_of_vaccines(text)
+    )
     if name is not None:
         return RoutingDecision(Route.CLINICAL, f"clinical:{name}")
-    name = rules.first_match(rules.APPOINTMENT_RULES, text)
+    name = rules.first_match(appointment.APPOINTMENT_RULES, text)
     if name is not None:
-        process = rules.first_match((rules.APPOINTMENT_PROCESS,), text)
+        process = rules.first_match((appointment.APPOINTMENT_PROCESS,), text)
         if process is not None:
             return RoutingDecision(Route.INFORMATION, f"information:{process}")
         return RoutingDecision(Route.APPOINTMENT, f"appointment:{name}")

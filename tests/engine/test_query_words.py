@@ -19,7 +19,7 @@ from engine.answering.query_words import (
     within_edits,
     word_part,
 )
-from engine.safety import lexicon, rules
+from engine.safety import lexicon, vocabulary
 
 EVALUATION = Path(__file__).resolve().parents[2] / "evaluation"
 
@@ -164,7 +164,9 @@ def test_general_words_are_single_words_never_about_the_body_or_a_symptom() -> N
     general = [str(w) for w in raw["general"]]
     assert len(general) == len(set(general)) >= 100
     about_the_body = re.compile(
-        rf"(?:{rules.SYMPTOMS}|{rules.CONDITIONS}|{rules.BODY}|{rules.MEASURES})", re.IGNORECASE
+        rf"(?:{vocabulary.SYMPTOMS}|{vocabulary.CONDITIONS}|{vocabulary.BODY}"
+        rf"|{vocabulary.MEASURES})",
+        re.IGNORECASE,
     )
     for word in general:
         assert re.fullmatch(r"[a-z]+", word), word

@@ -10,7 +10,7 @@ import pytest
 
 from engine.events import Route
 from engine.safety import route_question
-from engine.safety.rules import without_illness_names_of_vaccines
+from engine.safety.clinical import without_illness_names_of_vaccines
 
 
 @pytest.mark.parametrize(
