@@ -12,7 +12,7 @@ Rules this module must keep:
   match with the keyword arm's term share counts from a lower similarity only when one of its
   sentences holds every content word of the question by its own word (never by a synonym).
 - The term share is taken over the question's subject: words that only frame a question ("how
-  much", "I'm", "get", "cost"; ``extractive.is_framing``) are left out of it, as the
+  much", "I'm", "get", "cost"; ``extractive.terms.is_framing``) are left out of it, as the
   sentence-level evidence leaves them out; a question of framing words only keeps them all.
 - Sentence-level evidence (``engine.answering.extractive``) is the gate's last step, in both answer
   modes: when no sentence of any kept passage carries the question's subject, nothing is kept.
@@ -37,14 +37,10 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 from py_rust_stemmers import SnowballStemmer
 
-from engine.answering.extractive import (
-    Quote,
-    find_quotes,
-    is_framing,
-    one_sentence_holds_question,
-    situation_parts,
-    without_email_address,
-)
+from engine.answering.extractive import Quote, find_quotes
+from engine.answering.extractive.passages import one_sentence_holds_question
+from engine.answering.extractive.question_parts import situation_parts, without_email_address
+from engine.answering.extractive.terms import is_framing
 from engine.answering.query_words import (
     by_initial,
     closest_word,
@@ -84,7 +80,8 @@ class RetrievedPassage:
     term_share: float = 0.0  # IDF-weighted share of the question's terms found in the passage
     fused_score: float = 0.0
     # For a question that says the asker's situation before or after what it asks
-    # (``extractive.situation_parts``): the similarity and term share of what is asked alone.
+    # (``extractive.question_parts.situation_parts``): the similarity and term share of what is
+    # asked alone.
     asked_similarity: float | None = None
     asked_share: float | None = None
 
@@ -405,10 +402,11 @@ class Retriever:
         asked_embedding: Sequence[float] | None = None,
     ) -> SearchResult:
         """``asked_embedding``: for a question that says the asker's situation as well as what
-        it asks (``extractive.situation_parts``), the embedding of what is asked alone: a passage
-        also passes the gate on that, with the term share of what is asked, so the words of a
-        situation ("since his stroke dad ...") do not sink the passage that answers. The
-        sentence-level evidence still counts the situation's words (as a follow-up's)."""
+        it asks (``extractive.question_parts.situation_parts``), the embedding of what is asked
+        alone: a passage also passes the gate on that, with the term share of what is asked, so
+        the words of a situation ("since his stroke dad ...") do not sink the passage that
+        answers. The sentence-level evidence still counts the situation's words (as a
+        follow-up's)."""
         audiences = visible_audiences(audience)
         public = audiences == ["public"]
         # chat spellings -> words (engine.answering.query_words)
@@ -633,9 +631,9 @@ class Retriever:
 
 def _subject_weights(weights: Mapping[str, float]) -> dict[str, float]:
     """The term weights the gate's term share is taken over: the question's subject, without the
-    words that only frame it (``extractive.is_framing``: "how much", "I'm", "get", "cost"), which
-    the sentence-level evidence does not count either. A question made only of such words keeps
-    them all (nothing is dropped to nothing)."""
+    words that only frame it (``extractive.terms.is_framing``: "how much", "I'm", "get", "cost"),
+    which the sentence-level evidence does not count either. A question made only of such words
+    keeps them all (nothing is dropped to nothing)."""
     subject = {lex: w for lex, w in weights.items() if not is_framing(lex)}
     return subject if subject else dict(weights)
 

@@ -35,7 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.answering.extractive import situation_parts
+from engine.answering.extractive.question_parts import situation_parts
 from engine.answering.follow_up import joined_query, standalone_query
 from engine.answering.retrieval import Retriever, SearchResult
 from engine.events import Route, Turn
@@ -184,8 +184,8 @@ def plan_route(
 
 def asked_embedding(search_text: str, embedder: Embedder) -> list[float] | None:
     """The embedding of what a question asks, when it also says the asker's situation
-    (``extractive.situation_parts``: "I've got a bad hip, are there automatic doors?"); None
-    for any other question (no second embedding)."""
+    (``extractive.question_parts.situation_parts``: "I've got a bad hip, are there automatic
+    doors?"); None for any other question (no second embedding)."""
     situation, asked = situation_parts(search_text)
     return embedder.embed_query(asked) if situation else None
 

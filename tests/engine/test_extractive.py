@@ -8,14 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.answering.extractive import (
-    MAX_QUOTES,
-    answer_kind,
-    choose,
-    find_quotes,
-    one_sentence_holds_question,
-    situation_parts,
-)
+from engine.answering.extractive import MAX_QUOTES, choose, find_quotes
+from engine.answering.extractive.detail_kinds import answer_kind
+from engine.answering.extractive.passages import one_sentence_holds_question
+from engine.answering.extractive.question_parts import situation_parts
 from engine.answering.sentences import split_units, table_rows
 
 PARKING = (

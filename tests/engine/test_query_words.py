@@ -133,7 +133,7 @@ def test_medical_is_not_read_as_medication() -> None:
     """Synonyms are keyed by stem, and "medication" and "medical" share one ("medic"): with
     "medication" listed, "a copy of my medical notes" counted a sentence under "Letters and
     prescriptions" as carrying "medical". Medicines are still reached by their everyday words."""
-    from engine.answering.extractive import _stem
+    from engine.answering.extractive.terms import _stem
 
     table = synonym_stems(_stem)
     assert _stem("medical") == _stem("medication")
