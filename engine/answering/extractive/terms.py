@@ -167,15 +167,6 @@ def _repair(term: str, vocabulary: set[str]) -> str:
     return term
 
 
-def _matches(term: str, words: set[str]) -> bool:
-    """The term, a synonym of it, or a longer word it is the start of ("prep" -> "prepar")."""
-    if term in words:
-        return True
-    if any(alt in words for alt in _synonyms().get(term, ())):
-        return True
-    return len(term) >= 4 and any(w.startswith(term) for w in words)
-
-
 def question_terms(
     question: str, weights: Mapping[str, float], vocabulary: set[str]
 ) -> dict[str, float]:
@@ -199,7 +190,8 @@ def question_terms(
 
 
 def _hits(term: str, vocabulary: set[str]) -> frozenset[str]:
-    """The passage words a question term counts as (see ``_matches``)."""
+    """The passage words a question term counts as: the term, a synonym of it, or a longer word
+    it is the start of ("prep" -> "prepar")."""
     found = {term, *_synonyms().get(term, ())} & vocabulary
     if len(term) >= 4:
         found.update(w for w in vocabulary if w.startswith(term))
