@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.knowledge.embeddings import FastEmbedder
-from engine.knowledge.ingest import Ingester, IngestReport
+from engine.knowledge.ingest import Ingester
+from engine.knowledge.ingest.results import IngestReport
 from engine.ops.db import Database, open_database
 from engine.ops.settings import DEFAULT_EMBEDDING_MODEL, Settings
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.knowledge.ingest import IngestReport
+from engine.knowledge.ingest.results import IngestReport
 from engine.knowledge.loaders.ocr import ocr_status
 from staff_app.appointments_tab import confirm, make_table, selected_payload, set_rows
 from staff_app.errors import describe

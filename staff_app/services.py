@@ -24,7 +24,7 @@ from engine.protocols import AssistantBackend, Embedder
 
 if TYPE_CHECKING:
     from engine.knowledge.catalog import DocumentInfo, EmbeddingInfo
-    from engine.knowledge.ingest import IngestReport
+    from engine.knowledge.ingest.results import IngestReport
     from engine.ops.db import Database
     from engine.ops.settings import Settings
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import sqlalchemy as sa
 
 from engine.errors import ConfigError
-from engine.knowledge.ingest import content_hash
+from engine.knowledge.ingest.identity import content_hash
 from engine.ops import db as dbm
 from engine.ops.settings import Settings
 

@@ -25,7 +25,8 @@ import sqlalchemy as sa
 
 from engine.events import DoneEvent, Outcome
 from engine.knowledge.embeddings import load_embedder
-from engine.knowledge.ingest import Ingester, IngestReport
+from engine.knowledge.ingest import Ingester
+from engine.knowledge.ingest.results import IngestReport
 from engine.ops.db import Database, open_database
 from engine.ops.paths import knowledge_dir
 from engine.ops.service import ServiceBackend

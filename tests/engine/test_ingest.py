@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine.knowledge import ingest
-from engine.knowledge.ingest import Ingester
+from engine.knowledge.ingest import Ingester, storage
 from engine.ops import db as dbm
 from engine.ops.settings import Settings
 from tests.support.fake_embedder import FakeEmbedder
@@ -155,7 +154,7 @@ def test_a_write_failing_after_its_row_was_replaced_leaves_the_previous_version_
     write(root / "public", "hours.md", "Opening times", extra="We now open at 7:30.")
     write(root / "public", "parking.md", "Parking")
     monkeypatch.setattr(
-        ingest,
+        storage,
         "_INSERT_CHUNKS_SQL",
         "SELECT CAST(CASE WHEN %(slug)s = 'hours' THEN 'x' ELSE '1' END AS integer)",
     )
@@ -249,7 +248,7 @@ def test_a_failing_statistics_step_loses_neither_the_audit_event_nor_the_removal
     fees = write(root / "public", "fees.md", "Fees")
     Ingester(db, FakeEmbedder(), settings).ingest_folders([root])
     fees.unlink()
-    monkeypatch.setattr(ingest, "_CLEAN_PENDING_SQL", "SELECT no_such_function()")
+    monkeypatch.setattr(storage, "_CLEAN_PENDING_SQL", "SELECT no_such_function()")
     report = Ingester(db, FakeEmbedder(), settings, user="amy").ingest_folders([root])
     assert [(r.slug, r.status) for r in report.results] == [
         ("hours", "unchanged"),

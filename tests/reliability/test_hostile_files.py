@@ -19,7 +19,8 @@ import sqlalchemy as sa
 
 from engine.knowledge.chunking import max_chars
 from engine.knowledge.documents import display_path
-from engine.knowledge.ingest import INGEST_LOCK_KEY, IngestBusy, Ingester
+from engine.knowledge.ingest import Ingester
+from engine.knowledge.ingest.storage import INGEST_LOCK_KEY, IngestBusy
 from engine.ops import db as dbm
 from engine.ops.settings import IngestSettings, Settings
 from tests.reliability import hostile_files

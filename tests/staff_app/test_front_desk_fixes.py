@@ -172,7 +172,7 @@ def test_search_hint_names_this_clinics_own_clinician(qtbot, window):
 
 
 def test_ingest_results_never_tell_a_receptionist_to_use_a_command_line_flag():
-    from engine.knowledge.ingest import IngestReport, IngestResult
+    from engine.knowledge.ingest.results import IngestReport, IngestResult
     from staff_app.knowledge_tab import report_lines
 
     error = (

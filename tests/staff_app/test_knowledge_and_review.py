@@ -4,7 +4,7 @@ Review tab (decisions recorded under the signed-in user, chain indicator, litera
 import threading
 from pathlib import Path
 
-from engine.knowledge.ingest import IngestResult
+from engine.knowledge.ingest.results import IngestResult
 from staff_app import knowledge_tab
 from staff_app.appointments_tab import confirm  # noqa: F401 (patched through the module)
 from staff_app.knowledge_tab import NO_INGEST_YET

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.errors import AuthenticationFailed, BookingError, SlotTaken, ValidationError
 from engine.knowledge.catalog import DocumentInfo, EmbeddingInfo
-from engine.knowledge.ingest import IngestReport, IngestResult
+from engine.knowledge.ingest.results import IngestReport, IngestResult
 
 try:  # the real view types, when the booking module has landed
     from engine.frontdesk.booking import AppointmentView, BookingRequest, SlotView
