@@ -18,7 +18,8 @@ Handler = Callable[[argparse.Namespace, Settings], int]
 
 def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
     """Print one line per health check; exit 1 when anything stops answering."""
-    from engine.ops.doctor import healthy, report_lines, run_checks
+    from engine.ops.doctor import run_checks
+    from engine.ops.doctor.report import healthy, report_lines
 
     checks = run_checks(settings)
     for line in report_lines(checks):

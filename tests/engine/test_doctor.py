@@ -12,7 +12,8 @@ import sqlalchemy as sa
 
 from engine.ops import cli_ops
 from engine.ops.db import Database
-from engine.ops.doctor import Check, healthy, run_checks
+from engine.ops.doctor import run_checks
+from engine.ops.doctor.report import Check, healthy
 from engine.ops.settings import DatabaseSettings, OllamaSettings, RetrievalSettings, Settings
 from tests.support.fake_ollama import DEFAULT_MODEL, FakeOllama
 
@@ -184,7 +185,7 @@ def test_invalid_config_file_is_blocking(tmp_path: Path, settings: Settings) -> 
 
 
 def test_default_kiosk_pin_is_a_warning_not_a_blocker(tmp_path: Path) -> None:
-    from engine.ops.doctor import _check_kiosk_pin
+    from engine.ops.doctor.configuration import _check_kiosk_pin
     from engine.ops.settings import KioskSettings, Settings
 
     default = _check_kiosk_pin(Settings(data_dir=tmp_path))

@@ -32,7 +32,7 @@ from engine.ops import db as dbm
 from engine.ops import logs, service
 from engine.ops.cli import main
 from engine.ops.db import Database
-from engine.ops.doctor import _check_measurements
+from engine.ops.doctor.chat_model import _check_measurements
 from engine.ops.evaluation import Question
 from engine.ops.settings import Settings, load_settings
 from tests.support.clinic_corpus import FAKE_MODEL, FLOOR, fake_settings, ingest, write_corpus
