@@ -18,7 +18,7 @@ The word lists they share are in :mod:`engine.safety.vocabulary`.
 :data:`CLINICAL_RULES` runs them in one fixed order, which is not the order of the families: the
 first rule that matches names the reason in the review log ("clinical:dose"), so reordering
 changes what the log says about a question two rules both read. Change the order only with a route
-diff over every question. tests/engine/test_clinical_rules.py checks that every family's rules
+diff over every question. tests/engine/test_rule_families.py checks that every family's rules
 are in the order exactly once, and pins the order. The router reads the question through
 :func:`without_illness_names_of_vaccines` before these rules (the reason is given below).
 

@@ -21,7 +21,7 @@ The rules live by family, one module each, every module exporting its own ``RULE
 :data:`EMERGENCY_RULES` runs them in one fixed order, which is not the order of the families: the
 first rule that matches names the reason in the review log ("emergency:stroke"), so reordering
 changes what the log says about a question two rules both read. Change the order only with a route
-diff over every question. tests/engine/test_emergency_rules.py checks that every family's rules
+diff over every question. tests/engine/test_rule_families.py checks that every family's rules
 are in the order exactly once, and pins the order.
 
 This package must never call a model, the network or the database.
