@@ -50,9 +50,9 @@ import yaml  # noqa: E402
 
 from benchmarks._clinic import start_sample_clinic  # noqa: E402
 from benchmarks._synthetic import add_recombined_chunks  # noqa: E402
-from engine.answering import retrieval  # noqa: E402
 from engine.answering.assistant import WRITING, Assistant  # noqa: E402
 from engine.answering.ollama_chat import OllamaChat  # noqa: E402
+from engine.answering.retrieval.sql import _VECTOR_SQL  # noqa: E402
 from engine.events import DoneEvent, Outcome, StatusEvent, TokenEvent  # noqa: E402
 from engine.ops.db import Database, vector_literal  # noqa: E402
 from engine.ops.roles import KIOSK_ROLE, init_roles  # noqa: E402
@@ -364,7 +364,7 @@ def server_facts(owner: Database, kiosk_db: Database, vector: list[float]) -> di
         plan = "\n".join(
             str(r[0])
             for r in session.execute(
-                sa.text("EXPLAIN " + str(retrieval._VECTOR_SQL.text)),
+                sa.text("EXPLAIN " + str(_VECTOR_SQL.text)),
                 {"q": vector_literal(vector), "audiences": ["public"], "k": 30},
             )
         )

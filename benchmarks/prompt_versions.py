@@ -27,7 +27,8 @@ from pathlib import Path
 from engine.answering.citation_guard import check_answer
 from engine.answering.openai_chat import OpenAIChat
 from engine.answering.prompting import build_messages, offered_text
-from engine.answering.retrieval import RetrievedPassage, Retriever
+from engine.answering.retrieval import Retriever
+from engine.answering.retrieval.results import RetrievedPassage
 from engine.knowledge.embeddings import load_embedder
 from engine.knowledge.ingest import Ingester
 from engine.ops.db import open_database

@@ -36,7 +36,7 @@ import yaml  # noqa: E402
 
 from benchmarks._clinic import percentile, start_sample_clinic  # noqa: E402
 from engine.answering import retrieval  # noqa: E402
-from engine.answering.retrieval import Retriever  # noqa: E402
+from engine.answering.retrieval import Retriever, sql, term_stats  # noqa: E402
 from engine.answering.routing import asked_embedding, plan_route  # noqa: E402
 from engine.events import Turn  # noqa: E402
 from engine.knowledge.embeddings import FastEmbedder  # noqa: E402
@@ -167,7 +167,7 @@ def measure(
         plan = "\n".join(
             str(r[0])
             for r in session.execute(
-                sa.text("EXPLAIN " + str(retrieval._VECTOR_SQL.text)),
+                sa.text("EXPLAIN " + str(sql._VECTOR_SQL.text)),
                 {
                     "q": vector_literal(embedder.embed_query(qs[0])),
                     "audiences": ["public"],
@@ -183,7 +183,7 @@ def measure(
         with db.session() as session:
             session.execute(sa.text("SET LOCAL hnsw.ef_search = 100"))
             session.execute(sa.text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
-            session.execute(retrieval._VECTOR_SQL, {"q": vectors[q], **params}).all()
+            session.execute(sql._VECTOR_SQL, {"q": vectors[q], **params}).all()
 
     def full(q: str, history: tuple[Turn, ...] = ()) -> None:
         # As Assistant.answer does it: rules + exemplar signal on the one query embedding,
@@ -239,10 +239,10 @@ def measure(
     for q in qs:
         owner_ms += timed(lambda q=q: full(q), 2)  # type: ignore[misc]
         kiosk_ms += timed(lambda q=q: full_as_kiosk(q), 2)  # type: ignore[misc]
-    retrieval._TERM_STATS._vocabularies.clear()
+    term_stats._TERM_STATS._vocabularies.clear()
     with db.session() as session:
         vocab_ms = timed(
-            lambda: retrieval._TERM_STATS.vocabulary(session, f"{db.url}#public", public=True)
+            lambda: term_stats._TERM_STATS.vocabulary(session, f"{db.url}#public", public=True)
         )[0]
     print(
         f"{'':>7}          query words on/off p50 {statistics.median(on_ms):.1f}/"

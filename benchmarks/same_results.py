@@ -58,7 +58,8 @@ def dump(folder: Path, out: Path) -> None:
     import sqlalchemy as sa
 
     from benchmarks.retrieval import follow_ups, questions
-    from engine.answering.retrieval import RetrievedPassage, Retriever, SearchResult
+    from engine.answering.retrieval import Retriever
+    from engine.answering.retrieval.results import RetrievedPassage, SearchResult
     from engine.answering.routing import asked_embedding, plan_route
     from engine.knowledge.embeddings import FastEmbedder
     from engine.ops.db import Database, open_database

@@ -39,7 +39,8 @@ from engine.answering.desk_queue_answers import (
 from engine.answering.extractive import Quote, choose
 from engine.answering.prompting import PROMPT_VERSION, build_messages, offered_text
 from engine.answering.qualification import router_allowed
-from engine.answering.retrieval import RetrievedPassage, Retriever
+from engine.answering.retrieval import Retriever
+from engine.answering.retrieval.results import RetrievedPassage
 from engine.answering.routing import (
     STOP_ROUTES,
     RoutePlan,

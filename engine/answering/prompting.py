@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.answering.retrieval import RetrievedPassage
+from engine.answering.retrieval.results import RetrievedPassage
 from engine.events import Turn
 
 PROMPT_VERSION = "2"  # 1: the first prompt (refusal twice, "Sources:" line required)

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field, replace
 
 from engine.answering.extractive.question_parts import situation_parts
 from engine.answering.follow_up import joined_query, standalone_query
-from engine.answering.retrieval import Retriever, SearchResult
+from engine.answering.retrieval import Retriever
+from engine.answering.retrieval.results import SearchResult
 from engine.events import Route, Turn
 from engine.protocols import Embedder
 from engine.safety import SAFETY_ORDER, RoutingDecision, normalise, route_question

@@ -34,7 +34,8 @@ import yaml
 
 from engine.answering.assistant import Assistant
 from engine.answering.extractive import choose, find_quotes
-from engine.answering.retrieval import RetrievedPassage, Retriever, SearchResult
+from engine.answering.retrieval import Retriever
+from engine.answering.retrieval.results import RetrievedPassage, SearchResult
 from engine.answering.routing import asked_embedding, plan_route, settle_route
 from engine.errors import ConfigError
 from engine.events import DoneEvent, Route, Turn

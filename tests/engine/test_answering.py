@@ -18,7 +18,8 @@ from engine.answering.assistant import EXTRACTIVE_STATUS, SEARCHING, WRITING, As
 from engine.answering.ollama_chat import OllamaChat
 from engine.answering.prompting import PROMPT_VERSION
 from engine.answering.qualification import ROUTER, Measurement, record_measurement
-from engine.answering.retrieval import RetrievedPassage, Retriever
+from engine.answering.retrieval import Retriever
+from engine.answering.retrieval.results import RetrievedPassage
 from engine.errors import ModelUnavailable
 from engine.events import (
     AnswerEvent,

@@ -11,7 +11,8 @@ import pytest
 import sqlalchemy as sa
 import yaml
 
-from engine.answering.retrieval import RetrievedPassage, Retriever, SearchResult
+from engine.answering.retrieval import Retriever
+from engine.answering.retrieval.results import RetrievedPassage, SearchResult
 from engine.errors import ConfigError
 from engine.ops.db import Database
 from engine.ops.evaluation import (

@@ -12,7 +12,7 @@ from engine.answering.prompting import (
     build_messages,
     offered_text,
 )
-from engine.answering.retrieval import RetrievedPassage
+from engine.answering.retrieval.results import RetrievedPassage
 from engine.events import Turn
 from engine.ops.settings import DEFAULT_REFUSAL_TEXT
 

@@ -8,13 +8,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from engine.answering import retrieval
-from engine.answering.retrieval import (
-    Retriever,
-    SearchResult,
-    reciprocal_rank_fusion,
-    visible_audiences,
-)
+from engine.answering.retrieval import Retriever, reciprocal_rank_fusion, sql, term_stats
+from engine.answering.retrieval.results import RetrievedPassage, SearchResult
+from engine.answering.retrieval.sql import visible_audiences
 from engine.ops.db import Database
 from engine.ops.roles import KIOSK_ROLE, init_roles
 from engine.ops.settings import Settings
@@ -161,7 +157,7 @@ def test_gate_is_applied_before_the_cut(db: Database, settings: Settings, tmp_pa
 
 def test_passes_gate_uses_absolute_evidence_not_rank(fake: Settings, db: Database) -> None:
     retriever = Retriever(db, fake)
-    base = retrieval.RetrievedPassage(
+    base = RetrievedPassage(
         chunk_id=1,
         document_slug="d",
         document_title="D",
@@ -196,7 +192,7 @@ def test_the_sentence_arm_needs_the_top_keyword_match_with_every_word_in_one_sen
     from dataclasses import replace
 
     retriever = Retriever(db, fake)
-    consent = retrieval.RetrievedPassage(
+    consent = RetrievedPassage(
         chunk_id=1,
         document_slug="leaflet",
         document_title="Your day surgery",
@@ -274,13 +270,13 @@ def _plan(db: Database, explain: sa.TextClause, params: dict[str, object]) -> st
 @pytest.mark.parametrize(
     ("statement", "extra"),
     [
-        (retrieval._VECTOR_SQL, {"audiences": ["public"], "k": 30}),  # the benchmarks' reference
+        (sql._VECTOR_SQL, {"audiences": ["public"], "k": 30}),  # the benchmarks' reference
         (
-            retrieval.search_statement(("public", "staff"), 30),
+            sql.search_statement(("public", "staff"), 30),
             {"orquery": "'park'", "words": ["park"], "asked": None},
         ),  # both arms and details in one statement
         (
-            retrieval.search_statement(("public",), 30),
+            sql.search_statement(("public",), 30),
             {"orquery": "'park'", "words": ["park"], "asked": None},
         ),  # the same with the public keyword arm (a kiosk's search)
     ],
@@ -300,7 +296,7 @@ def test_the_generic_plan_of_the_search_uses_the_hnsw_index(
 ) -> None:
     """Searches run on a generic plan (planned once per connection, not per question): it must
     be the same index scan a plan for one question's values is."""
-    text = retrieval.search_statement(audiences, 30).text
+    text = sql.search_statement(audiences, 30).text
     for number, name in enumerate(("q", "orquery", "words", "asked"), start=1):
         text = text.replace(f":{name}", f"${number}")
     plan = _plan(db, sa.text("EXPLAIN (GENERIC_PLAN) " + text.replace(":", "\\:")), {})
@@ -309,8 +305,8 @@ def test_the_generic_plan_of_the_search_uses_the_hnsw_index(
 
 def test_search_statements_write_in_known_audiences_only() -> None:
     with pytest.raises(ValueError):
-        retrieval.search_statement(("public", "x'); DROP TABLE chunks; --"), 30)
-    text = retrieval.search_statement(("public",), 12).text
+        sql.search_statement(("public", "x'); DROP TABLE chunks; --"), 30)
+    text = sql.search_statement(("public",), 12).text
     assert "ARRAY['public']" in text and "LIMIT 12" in text and ":k" not in text
 
 
@@ -376,16 +372,16 @@ def test_a_slow_vocabulary_read_costs_the_typo_correction_not_the_answer(
     corpus: Retriever, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(
-        retrieval, "_PUBLIC_VOCABULARY_SQL", sa.text("SELECT 'x'::text, 1 FROM pg_sleep(2)")
+        term_stats, "_PUBLIC_VOCABULARY_SQL", sa.text("SELECT 'x'::text, 1 FROM pg_sleep(2)")
     )
-    monkeypatch.setattr(retrieval, "VOCABULARY_TIMEOUT", "50ms")
-    retrieval._TERM_STATS._vocabularies.clear()
+    monkeypatch.setattr(term_stats, "VOCABULARY_TIMEOUT", "50ms")
+    term_stats._TERM_STATS._vocabularies.clear()
     try:
         typo = search(corpus, "where do I find the parkng machine", "public")
         assert typo.candidates, "the search went on after the word list timed out"
-        assert retrieval._TERM_STATS._vocabularies[f"{corpus.db.url}#public"] == {}
+        assert term_stats._TERM_STATS._vocabularies[f"{corpus.db.url}#public"] == {}
     finally:
-        retrieval._TERM_STATS._vocabularies.clear()  # later tests read the real word list
+        term_stats._TERM_STATS._vocabularies.clear()  # later tests read the real word list
     # The timeout was the word list's only: the next searches run under the usual settings.
     plain = search(corpus, "where do I find the parking machine", "public")
     assert plain.candidates

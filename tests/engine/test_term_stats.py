@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.answering.retrieval import _TERM_STATS
+from engine.answering.retrieval.term_stats import _TERM_STATS
 from engine.knowledge.ingest import Ingester
 from engine.ops import db as dbm
 from engine.ops.settings import Settings

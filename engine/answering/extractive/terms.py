@@ -90,8 +90,8 @@ def is_framing(lexeme: str) -> bool:
     the question: a function word, a word that only says which kind of detail is asked for
     ("cost", "long", "open"), a chat spelling or a piece of a contraction. The sentence-level
     evidence never counts these as the subject; the relevance gate's term share leaves them out
-    too (``engine.answering.retrieval``), so one rare framing word ("much", "I'm") cannot sink
-    a passage that carries the question's subject."""
+    too (``engine.answering.retrieval.gate``), so one rare framing word ("much", "I'm") cannot
+    sink a passage that carries the question's subject."""
     return lexeme in _framing_lexemes()
 
 
