@@ -32,7 +32,7 @@ from engine.answering.retrieval.results import RetrievedPassage
 from engine.knowledge.embeddings import load_embedder
 from engine.knowledge.ingest import Ingester
 from engine.ops.db import open_database
-from engine.ops.evaluation import load_questions
+from engine.ops.evaluation.questions import load_questions
 from engine.ops.paths import knowledge_dir
 from engine.ops.settings import load_settings
 

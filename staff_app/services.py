@@ -100,7 +100,7 @@ class EvaluationOutcome:
     """What the Knowledge tab shows after an evaluation run."""
 
     questions_file: Path
-    text: str  # engine.ops.evaluation.format_report
+    text: str  # engine.ops.evaluation.rendering.format_report
     plot: Path | None  # PNG of the similarity distributions
     passed: bool
 
@@ -312,7 +312,9 @@ def evaluate(resources: EngineResources, questions_file: Path) -> EvaluationOutc
     (``clinic-assistant evaluate``), not a side effect of a button.
     """
     from engine.ops.db import check_embedding_model
-    from engine.ops.evaluation import format_report, load_questions, run_evaluation, write_plot
+    from engine.ops.evaluation import run_evaluation
+    from engine.ops.evaluation.questions import load_questions
+    from engine.ops.evaluation.rendering import format_report, write_plot
 
     questions = load_questions(questions_file)
     db = resources.database()

@@ -201,13 +201,9 @@ def cmd_evaluate(args: argparse.Namespace, settings: Settings) -> int:
 
     from engine.knowledge.embeddings import load_embedder
     from engine.ops.db import open_database
-    from engine.ops.evaluation import (
-        format_report,
-        load_questions,
-        record_calibration,
-        run_evaluation,
-        write_plot,
-    )
+    from engine.ops.evaluation import record_calibration, run_evaluation
+    from engine.ops.evaluation.questions import load_questions
+    from engine.ops.evaluation.rendering import format_report, write_plot
 
     questions = load_questions(Path(args.file))
     db = open_database(settings)

@@ -15,14 +15,10 @@ from engine.answering.retrieval import Retriever
 from engine.answering.retrieval.results import RetrievedPassage, SearchResult
 from engine.errors import ConfigError
 from engine.ops.db import Database
-from engine.ops.evaluation import (
-    Question,
-    format_report,
-    load_questions,
-    recommend_floor,
-    run_evaluation,
-    write_plot,
-)
+from engine.ops.evaluation import run_evaluation
+from engine.ops.evaluation.floor import recommend_floor
+from engine.ops.evaluation.questions import Question, load_questions
+from engine.ops.evaluation.rendering import format_report, write_plot
 from engine.ops.settings import Settings
 from engine.safety import normalise
 from engine.safety.exemplars import load_bank

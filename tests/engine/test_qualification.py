@@ -33,7 +33,7 @@ from engine.ops import logs, service
 from engine.ops.cli import main
 from engine.ops.db import Database
 from engine.ops.doctor.chat_model import _check_measurements
-from engine.ops.evaluation import Question
+from engine.ops.evaluation.questions import Question
 from engine.ops.settings import Settings, load_settings
 from tests.support.clinic_corpus import FAKE_MODEL, FLOOR, fake_settings, ingest, write_corpus
 from tests.support.fake_chat import FakeChat

@@ -19,7 +19,7 @@ from engine.answering.openai_chat import OpenAIChat
 from engine.answering.qualification import GENERATION, latest_measurement
 from engine.events import Outcome
 from engine.ops.db import Database
-from engine.ops.evaluation import Question
+from engine.ops.evaluation.questions import Question
 from engine.ops.generation_qualification import (
     format_qualification,
     record_qualification,

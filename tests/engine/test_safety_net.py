@@ -18,7 +18,8 @@ from engine.answering.retrieval import Retriever
 from engine.answering.routing import plan_route, settle_route
 from engine.events import AnswerEvent, DoneEvent, Outcome, Route, Turn
 from engine.ops.db import Database
-from engine.ops.evaluation import load_questions, run_evaluation
+from engine.ops.evaluation import run_evaluation
+from engine.ops.evaluation.questions import load_questions
 from engine.ops.settings import Settings
 from engine.safety.exemplars import Exemplar, ExemplarBank
 from engine.safety.safety_net import (
