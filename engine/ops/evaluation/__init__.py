@@ -41,7 +41,8 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 
-from engine.answering.retrieval import Retriever, SearchResult
+from engine.answering.retrieval import Retriever
+from engine.answering.retrieval.results import SearchResult
 from engine.ops.db import Database
 from engine.ops.evaluation.questions import Question
 from engine.ops.evaluation.report import EvaluationReport, QuestionResult, _report

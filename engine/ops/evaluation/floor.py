@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.answering.extractive import find_quotes
-from engine.answering.retrieval import RetrievedPassage, Retriever, SearchResult
+from engine.answering.retrieval import Retriever
+from engine.answering.retrieval.results import RetrievedPassage, SearchResult
 from engine.ops.evaluation.questions import Question
 
 # Only this many answerable questions lost for each unanswerable one admitted tips the floor down.

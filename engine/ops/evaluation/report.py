@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.answering.retrieval import Retriever, SearchResult
+from engine.answering.retrieval import Retriever
+from engine.answering.retrieval.results import SearchResult
 from engine.events import Route
 from engine.ops.evaluation.floor import recommend_floor
 from engine.ops.evaluation.questions import Question

@@ -22,7 +22,8 @@ import sqlalchemy as sa
 
 from engine.answering.assistant import Assistant
 from engine.answering.extractive import choose
-from engine.answering.retrieval import Retriever, SearchResult
+from engine.answering.retrieval import Retriever
+from engine.answering.retrieval.results import SearchResult
 from engine.answering.routing import asked_embedding, plan_route, settle_route
 from engine.events import DoneEvent, Route, Turn
 from engine.ops.db import Database
