@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.safety.rules import Rule, rule
+from engine.safety.rules import Rule, inner, rule
 from engine.safety.vocabulary import APPT, CLINICIAN, DAYS, DEPARTMENTS
 
 # Questions about the booking process or its rules: published, so information, not a booking.
@@ -65,7 +65,7 @@ APPOINTMENT_RULES: Sequence[Rule] = (
         + APPT
         + r" (?:back|forward|earlier|later|to)\b",
         # "I can't make my physio on Thursday, please cancel it": "it" is the booking named.
-        r"^(?=.*\b(?:" + APPT[3:-1] + r"|" + CLINICIAN[3:-1] + r"|cant make|cant come|wont make"
+        r"^(?=.*\b(?:" + inner(APPT) + r"|" + inner(CLINICIAN) + r"|cant make|cant come|wont make"
         r"|wont be able to (?:come|make)|not able to (?:come|make))\b).*\b(?:cancel|reschedule"
         r"|rearrange|postpone|move|change) (?:it|that|this one|them)\b",
         # "can you fit me in today?", "can someone see me today?"

@@ -49,6 +49,15 @@ def alt(words: str) -> str:
     return "(?:" + "|".join(words.split(",")) + ")"
 
 
+def inner(group: str) -> str:
+    """The bare alternatives of an :func:`alt` group, to list inside another group with more
+    alternatives ("(?:{inner(MEDS)}|chemo|dialysis)"). Refuses anything else loudly, so a change
+    to :func:`alt`'s wrapping cannot silently cut a character off a word list."""
+    if not (group.startswith("(?:") and group.endswith(")")):
+        raise ValueError(f"not an alt() group: {group[:40]!r}")
+    return group[3:-1]
+
+
 def first_match(rules: Sequence[Rule], text: str) -> str | None:
     """Name of the first rule in ``rules`` that matches ``text``, or None."""
     for name, pattern in rules:

@@ -6,7 +6,7 @@ retrieval and the extractive answerer also read as the health words the safety r
 Each list is a regex string over the canonical question (:mod:`engine.safety.rules` says what
 text the rules see), most of them one group ``(?:...)`` built with
 :func:`engine.safety.rules.alt`, so a rule can drop a list in whole or splice its bare
-alternation (``CONDITIONS[3:-1]``). A fragment that only one family of rules reads lives in that
+alternation (``inner(CONDITIONS)``). A fragment that only one family of rules reads lives in that
 family's module, next to its rule. (The typo layer's word lists are another thing:
 :mod:`engine.safety.lexicon`.)
 
@@ -17,7 +17,7 @@ model, the network or the database.
 
 from __future__ import annotations
 
-from engine.safety.rules import alt
+from engine.safety.rules import alt, inner
 
 MEDS = alt(
     "paracetamol,ibuprofen,aspirin,warfarin,insulin,metformin,statin,statins,atorvastatin,"
@@ -157,7 +157,7 @@ DAYS = alt(
 
 # A disease of the person's own (for "will the prep set off my colitis?").
 OWN_CONDITION = (
-    "(?:" + CONDITIONS[3:-1] + "|colitis|ulcerative colitis|crohns disease|diverticulitis"
+    "(?:" + inner(CONDITIONS) + "|colitis|ulcerative colitis|crohns disease|diverticulitis"
     "|kidneys|kidney disease|kidney problems|bad kidneys|heart|heart failure|liver|lungs|bladder"
     "|bowel|bowels|stomach|ms|multiple sclerosis|parkinsons|myasthenia|sickle cell|condition"
     "|disease|illness|health|symptoms|sugars|blood sugars|blood pressure|fits|seizures|allergy)"

@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 from engine.safety import clinical, emergency
-from engine.safety.rules import Rule
+from engine.safety.rules import Rule, alt, inner
 
 EMERGENCY_ORDER = [
     "chest_pain",
@@ -79,3 +79,10 @@ def test_rule_names_are_unique_and_in_the_decided_order(
     package: ModuleType, ordered: Sequence[Rule], names: list[str]
 ) -> None:
     assert [name for name, _ in ordered] == names
+
+
+def test_a_word_list_is_spliced_whole_and_anything_else_is_refused() -> None:
+    assert inner(alt("warfarin,insulin")) == "warfarin|insulin"
+    for not_a_group in ("warfarin|insulin", "(?:warfarin)|insulin", "(warfarin|insulin)"):
+        with pytest.raises(ValueError):
+            inner(not_a_group)

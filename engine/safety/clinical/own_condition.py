@@ -10,7 +10,7 @@ It must never call a model, the network or the database.
 
 from __future__ import annotations
 
-from engine.safety.rules import Rule, rule
+from engine.safety.rules import Rule, inner, rule
 from engine.safety.vocabulary import (
     AGAIN,
     BAD_REACTION,
@@ -73,40 +73,40 @@ MY_CONDITION: Rule = rule(
     # reason to ask (hsafe5): "can I have the shingles jab if I'm on methotrexate?", "is the
     # flu jab ok if I'm on chemo", "should he have his MMR while he's on antibiotics?".
     rf"^(?!.*(?:{PRICE}|{_LOGISTICS})).*?"
-    rf"\b(?:{TREATMENT[3:-1]}|{TESTS[3:-1]}|sedation|sedative|anaesthetic|general anaesthetic"
+    rf"\b(?:{inner(TREATMENT)}|{inner(TESTS)}|sedation|sedative|anaesthetic|general anaesthetic"
     rf"|bowel prep|laxative|contrast|dye)\b.{{0,80}}\b(?:if|while|whilst|when|as|since"
     rf"|because|given|now that|even though|though|seeing as|with) (?:im|i am|hes|shes|he is"
     rf"|she is|theyre|they are|(?:my|our) \w+ is|i take|he takes|she takes|i have|ive got"
     rf"|hes got|shes got|he has|she has|(?:my|our) \w+ (?:has|takes)|ive had|ive just had"
-    rf"|i had|i still have|im still) (?:\w+ ){{0,3}}?(?:on (?:\w+ ){{0,2}}?(?:{MEDS[3:-1]}"
+    rf"|i had|i still have|im still) (?:\w+ ){{0,3}}?(?:on (?:\w+ ){{0,2}}?(?:{inner(MEDS)}"
     rf"|chemo|chemotherapy|radiotherapy|dialysis|immunosuppressants|biologics|treatment)\b"
     rf"|taking\b|pregnant|breastfeeding|allergic|immunosuppressed|immunocompromised|poorly"
-    rf"|unwell|chemo\b|{CONDITIONS[3:-1]}\b|a transplant|a pacemaker|an implant)",
+    rf"|unwell|chemo\b|{inner(CONDITIONS)}\b|a transplant|a pacemaker|an implant)",
     # The same with the person's own treatment or condition named by its owner: "can my mum
     # have the covid booster when her chemo only finished last week?", "is the jab ok after
     # his transplant?" (lead; never "after my blood test", "with my husband").
     rf"^(?!.*(?:{PRICE}|{_LOGISTICS})).*?"
-    rf"\b(?:{TREATMENT[3:-1]}|{TESTS[3:-1]}|sedation|sedative|anaesthetic|general anaesthetic"
+    rf"\b(?:{inner(TREATMENT)}|{inner(TESTS)}|sedation|sedative|anaesthetic|general anaesthetic"
     rf"|bowel prep|laxative|contrast|dye)\b.{{0,80}}\b(?:if|while|whilst|when|as|since"
     rf"|because|given|now that|even though|though|seeing as|with|after|so soon after)"
     rf" (?:my|his|her|their|our) (?:\w+ )?(?:chemo|chemotherapy|radiotherapy|dialysis"
-    rf"|transplant|immunosuppressants|biologics|{MEDS[3:-1]}|{CONDITIONS[3:-1]})\b",
+    rf"|transplant|immunosuppressants|biologics|{inner(MEDS)}|{inner(CONDITIONS)})\b",
     rf"^(?!.*(?:{PRICE}|{_LOGISTICS})).*?"
     rf"\b(?:im on|i am on|(?:hes|shes|theyre) on|(?:he|she|my \w+) (?:is|are) on|i take"
     rf"|(?:he|she|my \w+) takes|i have|ive got|i suffer from|(?:he|she|my \w+) has"
-    rf"|(?:hes|shes) got|im|i am) (?:\w+ ){{0,3}}?(?:{MEDS[3:-1]}|chemo|chemotherapy"
-    rf"|biologics|immunosuppressants|dialysis|{CONDITIONS[3:-1]}|a pacemaker|pregnant"
+    rf"|(?:hes|shes) got|im|i am) (?:\w+ ){{0,3}}?(?:{inner(MEDS)}|chemo|chemotherapy"
+    rf"|biologics|immunosuppressants|dialysis|{inner(CONDITIONS)}|a pacemaker|pregnant"
     rf"|allergic to \w+)\b.{{0,80}}\b(?:is|are|would|will|could|might) (?:the |a |an |my"
-    rf" |his |her |their |this |that |these |any )?(?:\w+ ){{0,3}}?(?:{TREATMENT[3:-1]}"
-    rf"|{TESTS[3:-1]}|sedation|sedative|anaesthetic|bowel prep|laxative)\b(?: \w+){{0,4}}?"
+    rf" |his |her |their |this |that |these |any )?(?:\w+ ){{0,3}}?(?:{inner(TREATMENT)}"
+    rf"|{inner(TESTS)}|sedation|sedative|anaesthetic|bowel prep|laxative)\b(?: \w+){{0,4}}?"
     rf" (?:ok|okay|alright|safe|fine|a problem|a risk|risky|dangerous|a bad idea|harmful"
     rf"|out|off limits|suitable|allowed|possible|wise)\b",
     # "does my methotrexate rule out the zoster jab for me?", "is the yellow fever one off
     # limits for him?"
     rf"\b(?:rule|rules|ruled|ruling) (?:me |him |her |them )?out (?:the |a |an |my |his |her"
-    rf" |any |all )?(?:\w+ ){{0,2}}?(?:{TREATMENT[3:-1]}|{TESTS[3:-1]}|sedation"
+    rf" |any |all )?(?:\w+ ){{0,2}}?(?:{inner(TREATMENT)}|{inner(TESTS)}|sedation"
     r"|live vaccines?)\b",
-    rf"\b(?:{TREATMENT[3:-1]}|{TESTS[3:-1]}|sedation)\b(?: \w+){{0,3}}? (?:off limits"
+    rf"\b(?:{inner(TREATMENT)}|{inner(TESTS)}|sedation)\b(?: \w+){{0,3}}? (?:off limits"
     r"|out of the question|ruled out|not allowed|a no go|a no no) (?:for|in) (?:me|him|her"
     r"|them|us|my \w+"
     r"|my case|his case|her case)\b",
@@ -138,12 +138,12 @@ MY_CONDITION: Rule = rule(
     rf"|is it ok for|is it safe for) (?:i|he|she|they|we|me|him|her|them|my \w+) (?:still )?"
     rf"(?:to )?(?:have|get|go|be|do)\b",
     rf"\b(?:i have|ive got|ive had|i had|i suffer from|(?:he|she|my \w+) (?:has|had))"
-    rf" (?:a |an )?(?:\w+ ){{0,2}}?(?:{CONDITIONS[3:-1]}|transplant|disorder|implant|pacemaker"
+    rf" (?:a |an )?(?:\w+ ){{0,2}}?(?:{inner(CONDITIONS)}|transplant|disorder|implant|pacemaker"
     rf"|stent|valve|allergy|immune|chemo|chemotherapy|dialysis)\b.{{0,60}}\b(?:can|could"
     rf"|should|may) (?:i|he|she|they|we|my \w+) (?:still )?(?:have|get|go|be|take|eat"
     rf"|drink)\b",
     rf"\b(?:can|could|should|may) (?:i|he|she|they|we|my \w+) (?:who has|who have|with)"
-    rf" (?:a |an )?(?:\w+ ){{0,2}}?(?:{CONDITIONS[3:-1]}|transplant|disorder|implant|pacemaker"
+    rf" (?:a |an )?(?:\w+ ){{0,2}}?(?:{inner(CONDITIONS)}|transplant|disorder|implant|pacemaker"
     rf"|stent|valve|allergy|immune|chemo|chemotherapy|dialysis)\b.{{0,40}}\b(?:have|get|go"
     rf"|be|take)\b",
     # The person's own disease and what a test or its preparation does to it: "will the
